@@ -1,0 +1,41 @@
+# Two commands do all the set-up: `make demo` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+
+.PHONY: all venv demo test pytest lit lint bench clean
+
+all: test
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python scripts/demo.py examples
+
+test: pytest lit
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest tests
+
+lit: $(STAMP)
+	$(BIN)/lit -v tests/filecheck
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pyright
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,6 @@
+"""gpu_alloc: GPU shared/heap allocation fusion as an xDSL dialect and passes.
+
+Subpackages: `gpu_alloc.dialect` (ops and types), `gpu_alloc.transforms` (passes and
+the packing algorithm), `gpu_alloc.lowering` (to gpu/memref and PTX),
+`gpu_alloc.tools` (command-line drivers).
+"""

@@ -1,0 +1,66 @@
+"""Registers the gpu_alloc dialect and passes with xDSL (`xdsl.universe` entry point)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+from xdsl.universe import Universe
+
+
+def _dialect() -> Dialect:
+    from gpu_alloc.dialect import GpuAlloc
+
+    return GpuAlloc
+
+
+def _fuse() -> type[ModulePass]:
+    from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+
+    return FuseGpuAllocsPass
+
+
+def _flatten() -> type[ModulePass]:
+    from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
+
+    return FlattenAliasesPass
+
+
+def _remove_dead() -> type[ModulePass]:
+    from gpu_alloc.transforms.remove_dead_allocs import RemoveDeadAllocsPass
+
+    return RemoveDeadAllocsPass
+
+
+def _partition() -> type[ModulePass]:
+    from gpu_alloc.transforms.partition_loops import PartitionLoopsPass
+
+    return PartitionLoopsPass
+
+
+def _stripe() -> type[ModulePass]:
+    from gpu_alloc.transforms.stripe_lane_allocs import StripeLaneAllocsPass
+
+    return StripeLaneAllocsPass
+
+
+def _lower() -> type[ModulePass]:
+    from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
+
+    return LowerGpuAllocsPass
+
+
+ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "fuse-gpu-allocs": _fuse,
+    "flatten-aliases": _flatten,
+    "remove-dead-allocs": _remove_dead,
+    "partition-loops": _partition,
+    "stripe-lane-allocs": _stripe,
+    "lower-gpu-allocs": _lower,
+}
+
+GPU_ALLOC_UNIVERSE = Universe(
+    all_dialects={"gpu_alloc": _dialect},
+    all_passes=ALL_PASSES,
+)

@@ -1,0 +1,1 @@
+"""A GPU kernel simulator with race detection (see README)."""

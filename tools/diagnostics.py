@@ -1,0 +1,99 @@
+"""Turning parse, verify and pass errors into one-line `file:line:col: error:` diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.lexer import Span
+
+
+class LocatingParser(Parser):
+    """An xDSL parser that remembers where in the source each operation starts."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.op_spans: dict[Operation, Span[Any]] = {}
+
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span
+        op = super().parse_operation()
+        self.op_spans[op] = span
+        return op
+
+
+@dataclass
+class SourceMap:
+    """Where the ops of one parsed chunk of an input file came from."""
+
+    file_name: str
+    line_offset: int = 0
+    op_spans: dict[Operation, Span[Any]] = field(default_factory=dict[Operation, Span[Any]])
+
+    def span_of(self, op: Operation | None) -> Span[Any] | None:
+        """The span of `op`, or of its nearest parsed ancestor (for ops a pass created)."""
+        while op is not None:
+            if (span := self.op_spans.get(op)) is not None:
+                return span
+            op = op.parent_op()
+        return None
+
+
+def parse_with_locations(
+    ctx: Context, source: bytes, file_name: str, line_offset: int = 0
+) -> tuple[ModuleOp, SourceMap]:
+    parser = LocatingParser(ctx, source, file_name)
+    module = parser.parse_module()
+    return module, SourceMap(file_name, line_offset, parser.op_spans)
+
+
+def format_span(span: Span[Any], message: str, line_offset: int = 0) -> str:
+    """`file:line:col: error: message`, then the source line and a caret under the span."""
+    location = span.get_location()
+    line = location.line + line_offset
+    text = span.input.content
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    newline = "\n"
+    start = (
+        span.start
+        if isinstance(span.input.content, str)
+        else len(span.input.content[: span.start].decode("utf-8", errors="replace"))
+    )
+    line_start = text.rfind(newline, 0, start) + 1
+    line_end = text.find(newline, start)
+    if line_end == -1:
+        line_end = len(text)
+    source_line = text[line_start:line_end]
+    column = start - line_start
+    width = max(1, min(span.end - span.start, len(source_line) - column))
+    caret = " " * column + "^" + "~" * (width - 1)
+    first_line = message.strip().splitlines()[0] if message.strip() else "error"
+    return f"{location.file}:{line}:{column + 1}: error: {first_line}\n{source_line}\n{caret}"
+
+
+def format_op_error(source_map: SourceMap, op: Operation | None, message: str) -> str:
+    span = source_map.span_of(op)
+    if span is None:
+        first_line = message.strip().splitlines()[0] if message.strip() else "error"
+        return f"{source_map.file_name}: error: {first_line}"
+    return format_span(span, message, source_map.line_offset)
+
+
+def first_unverified_op(op: Operation) -> tuple[Operation, VerifyException] | None:
+    """The innermost, first op (in xDSL's verification order) that fails to verify."""
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                if (failure := first_unverified_op(child)) is not None:
+                    return failure
+    try:
+        op.verify(verify_nested_ops=False)
+    except VerifyException as error:
+        return op, error
+    return None

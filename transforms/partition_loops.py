@@ -1,0 +1,20 @@
+"""`partition-loops`: not implemented yet (see the issue tracker)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_alloc.errors import not_implemented
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+
+@dataclass(frozen=True)
+class PartitionLoopsPass(ModulePass):
+    """Placeholder: fails with a clear diagnostic until it is built."""
+
+    name = "partition-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        raise not_implemented(self.name)
