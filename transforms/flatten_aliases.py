@@ -1,20 +1,100 @@
-"""`flatten-aliases`: not implemented yet (see the issue tracker)."""
+"""`flatten-aliases`: fold every alias into a plain `memref.view` of its backing.
+
+Guarantees:
+- every `gpu_alloc.alias(gpu_alloc.offset_pointer(b, off))` becomes
+  `memref.view b[off][sizes]` of the same type; the alias, its pointer (once unused)
+  and the alias's `gpu_alloc.dealloc`s disappear; the backing's dealloc stays;
+- every `memref.load`/`memref.store` (and `vector.load`/`vector.store`) through such a
+  view carries `alignment = N` (an i64 attribute, which MLIR reads as the access's
+  alignment): the largest power of two dividing the byte offset, the backing's
+  alignment and the access's own alignment (its `alignment` attribute, else its
+  element size) — never the alignment the access had before the shift;
+- it is idempotent, and a module without aliases is left unchanged.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_alloc.errors import not_implemented
+from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
+from gpu_alloc.transforms.kernel_ir import element_bytes
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import memref, vector
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+ACCESS_OPS: tuple[type[Operation], ...] = (
+    memref.LoadOp,
+    memref.StoreOp,
+    vector.LoadOp,
+    vector.StoreOp,
+)
+
+
+def _backing_alignment(backing: SSAValue) -> int:
+    owner = backing.owner
+    if isinstance(owner, AllocOp) and owner.alignment is not None:
+        return owner.alignment.value.data
+    backing_type = backing.type
+    assert isinstance(backing_type, MemRefType)
+    return element_bytes(backing_type.get_element_type()) or 1
+
+
+def _own_alignment(access: Operation, memref_type: MemRefType) -> int:
+    existing = access.attributes.get("alignment")
+    if isinstance(existing, IntegerAttr):
+        return existing.value.data
+    element = memref_type.get_element_type()
+    if isinstance(access, vector.LoadOp | vector.StoreOp):
+        vector_type = (
+            access.result.type if isinstance(access, vector.LoadOp) else access.vector.type
+        )
+        if isinstance(vector_type, VectorType):
+            element = vector_type.get_element_type()
+    return element_bytes(element) or 1
+
+
+def flatten_alias(alias: AliasOp) -> None:
+    pointer_op = alias.pointer.owner
+    if not isinstance(pointer_op, OffsetPointerOp):
+        raise GpuAllocPassError(
+            f"alias '{alias.alias_name.data}' is not fed by a gpu_alloc.offset_pointer; "
+            "flatten-aliases cannot find its backing",
+            alias,
+        )
+    memref_type = alias.memref.type
+    assert isinstance(memref_type, MemRefType)
+    view = memref.ViewOp(
+        pointer_op.backing, pointer_op.offset, list(alias.dynamic_sizes), memref_type
+    )
+    view.result.name_hint = alias.memref.name_hint
+    Rewriter.insert_op(view, InsertPoint.before(alias))
+    shift_alignment = min(
+        known_alignment(pointer_op.offset), _backing_alignment(pointer_op.backing)
+    )
+    for use in list(alias.memref.uses):
+        user = use.operation
+        if isinstance(user, DeallocOp):
+            Rewriter.erase_op(user)
+        elif isinstance(user, ACCESS_OPS):
+            alignment = min(shift_alignment, _own_alignment(user, memref_type))
+            user.attributes["alignment"] = IntegerAttr(lowest_set_bit(alignment), 64)
+    alias.memref.replace_all_uses_with(view.result)
+    Rewriter.erase_op(alias)
+    if not pointer_op.pointer.uses:
+        Rewriter.erase_op(pointer_op)
 
 
 @dataclass(frozen=True)
 class FlattenAliasesPass(ModulePass):
-    """Placeholder: fails with a clear diagnostic until it is built."""
+    """Fold aliases into `memref.view`s of their backings; see the module docstring."""
 
     name = "flatten-aliases"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        raise not_implemented(self.name)
+        for alias in [o for o in op.walk() if isinstance(o, AliasOp)]:
+            flatten_alias(alias)
