@@ -62,7 +62,10 @@ class GpuAllocOptMain(xDSLOptMain):
         try:
             module, source_map = parse_with_locations(self.ctx, source, file_name, line_offset)
         except ParseError as error:
-            raise UserError(format_span(error.span, error.msg, line_offset)) from None
+            message = error.msg
+            if not source[error.span.start :].strip():
+                message = f"unexpected end of input ({message})"
+            raise UserError(format_span(error.span, message, line_offset)) from None
         if not self.args.disable_verify and (failure := first_unverified_op(module)):
             op, error = failure
             raise UserError(format_op_error(source_map, op, str(error))) from None

@@ -120,10 +120,13 @@ class _StageWalker:
             body = op.body.block
             self.walk_block(body)
             body_ops = [o for o in body.ops if not isinstance(o, scf.YieldOp)]
-            back_edge = bool(body_ops) and (
-                isinstance(body_ops[0], gpu.BarrierOp) or isinstance(body_ops[-1], gpu.BarrierOp)
+            ends_with_barrier = bool(body_ops) and isinstance(body_ops[-1], gpu.BarrierOp)
+            back_edge = ends_with_barrier or (
+                bool(body_ops) and isinstance(body_ops[0], gpu.BarrierOp)
             )
-            self.map.loops.append(BarrierLoop(op, first, self.stage, back_edge))
+            # A trailing barrier separates the loop's last stage from the code after it.
+            last = max(first, self.stage - 1) if ends_with_barrier else self.stage
+            self.map.loops.append(BarrierLoop(op, first, last, back_edge))
             return
         if isinstance(op, scf.IfOp):
             if self.depends_on_thread(op.cond):

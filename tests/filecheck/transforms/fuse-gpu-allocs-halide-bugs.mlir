@@ -5,7 +5,7 @@
 // 7.1: X is computed before a block-level loop with barriers and read inside it;
 // Y is computed later in the same loop body. Halide gives X [0,1] and Y [2,3] and
 // lets them share bytes; iteration 1 then reads a clobbered X. X must live for the
-// whole loop (stages 1..4), so X and Y never share bytes.
+// whole loop (stages 1..3), so X and Y never share bytes.
 builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
     "gpu.func"() <{function_type = (memref<64xf32>) -> (), kernel}> ({
@@ -37,9 +37,9 @@ builtin.module {
 }
 // CHECK:      kernel @serial_loop_reuse: 5 barrier stage(s)
 // CHECK-NEXT:   Func             space      bytes   offset  lifetime
-// CHECK-NEXT:   X                shared       256 {{ *}}[[XOFF:[0-9]+]]  [0, 4]
-// CHECK-NEXT:   Z                shared       256 {{ *}}{{[0-9]+}}  [1, 4]
-// CHECK-NEXT:   Y                shared       256 {{ *}}{{[0-9]+}}  [1, 4]
+// CHECK-NEXT:   X                shared       256 {{ *}}{{[0-9]+}}  [0, 3]
+// CHECK-NEXT:   Z                shared       256 {{ *}}{{[0-9]+}}  [1, 3]
+// CHECK-NEXT:   Y                shared       256 {{ *}}{{[0-9]+}}  [1, 3]
 // CHECK-NEXT:   shared backing 'shared_alloc': unfused 768 B, fused 768 B, lower bound 768 B
 
 // -----
@@ -83,7 +83,7 @@ builtin.module {
 }
 // CHECK:      kernel @per_iteration: 6 barrier stage(s)
 // CHECK-NEXT:   Func             space      bytes   offset  lifetime
-// CHECK-NEXT:   X                shared       256 {{ *}}{{[0-9]+}}  [0, 5]
+// CHECK-NEXT:   X                shared       256 {{ *}}{{[0-9]+}}  [0, 4]
 // CHECK-NEXT:   Z                shared       256 {{ *}}[[ZOFF:[0-9]+]]  [1, 2]
 // CHECK-NEXT:   W                shared       256 {{ *}}{{[0-9]+}}  [2, 3]
 // CHECK-NEXT:   Y                shared       256 {{ *}}[[ZOFF]]  [3, 4]
