@@ -29,9 +29,16 @@ pytest: $(STAMP)
 lit: $(STAMP)
 	$(BIN)/lit -v tests/filecheck
 
+# pyright cannot follow setuptools' package-dir mapping of an editable install, so
+# it reads the package through a tree of links laid out as installed.
+TYPECHECK_TREE := build/typecheck/gpu_alloc
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	rm -rf build/typecheck && mkdir -p $(TYPECHECK_TREE)
+	ln -s $(CURDIR)/core/*.py $(TYPECHECK_TREE)/
+	for d in dialect transforms lowering tools sim; do ln -s $(CURDIR)/$$d $(TYPECHECK_TREE)/$$d; done
 	$(BIN)/pyright
 
 bench: $(STAMP)

@@ -145,14 +145,19 @@ class FuseGpuAllocsPass(ModulePass):
                 f"fuse-gpu-allocs: option alignment must be a positive power of two, "
                 f"got {self.alignment}"
             )
-        used_names = {
-            o.alloc_name.data if isinstance(o, AllocOp) else o.alias_name.data
-            for o in op.walk()
-            if isinstance(o, AllocOp | AliasOp)
-        }
-        reports = [_KernelFuser(self, kernel, used_names).run() for kernel in list(kernels(op))]
+        reports = fuse_module(op, self)
         if self.report:
             print(format_report(reports), file=sys.stderr)
+
+
+def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelReport]:
+    """Fuse every kernel of `module`; returns what `report=true` prints, per kernel."""
+    used_names = {
+        o.alloc_name.data if isinstance(o, AllocOp) else o.alias_name.data
+        for o in module.walk()
+        if isinstance(o, AllocOp | AliasOp)
+    }
+    return [_KernelFuser(options, kernel, used_names).run() for kernel in list(kernels(module))]
 
 
 class _KernelFuser:

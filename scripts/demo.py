@@ -1,0 +1,80 @@
+"""`make demo`: fuse, flatten, lower and emit PTX for every example, with a report."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
+from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass, fuse_module
+from gpu_alloc.transforms.fusion_report import format_report
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.universe import Universe
+
+
+def context() -> Context:
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse(ctx: Context, path: Path) -> ModuleOp:
+    return Parser(ctx, path.read_text(), str(path)).parse_module()
+
+
+def banner(text: str) -> None:
+    print(f"\n{'=' * 78}\n{text}\n{'=' * 78}")
+
+
+def demo(path: Path) -> None:
+    ctx = context()
+    module = parse(ctx, path)
+    banner(f"{path.name}: fuse-gpu-allocs")
+    print(format_report(fuse_module(module, FuseGpuAllocsPass())))
+    FlattenAliasesPass().apply(ctx, module)
+    module.verify()
+    banner(f"{path.name}: after flatten-aliases (kernel entry)")
+    kernel_entry_lines(module)
+    lower_and_emit(path)
+
+
+def kernel_entry_lines(module: ModuleOp, limit: int = 12) -> None:
+    """The first ops of each kernel: where the backing and its views are."""
+    from io import StringIO
+
+    from gpu_alloc.transforms.kernel_ir import kernels
+
+    for kernel in kernels(module):
+        out = StringIO()
+        printer = Printer(stream=out)
+        print(f"@{kernel.sym_name.data}:")
+        for op in list(kernel.body.blocks[0].ops)[:limit]:
+            out.seek(0)
+            out.truncate()
+            printer.print_op(op)
+            print("  " + out.getvalue().strip().splitlines()[0])
+
+
+def lower_and_emit(path: Path) -> None:
+    try:
+        from ptx_report import ptx_report  # scripts/ptx_report.py
+    except ImportError:
+        print("(lowering and PTX: not available yet)")
+        return
+    banner(f"{path.name}: PTX, fused vs unfused")
+    print(ptx_report(path))
+
+
+def main() -> None:
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "examples")
+    sys.path.insert(0, str(Path(__file__).parent))
+    for path in sorted(folder.glob("*.mlir")):
+        demo(path)
+
+
+if __name__ == "__main__":
+    main()
