@@ -49,6 +49,7 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
+from gpu_alloc.transforms.trip_bounds import is_non_decreasing, value_at_last_trip
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, scf
 from xdsl.dialects.builtin import (
@@ -191,6 +192,8 @@ class _KernelFuser:
             self.check_block_level(alloc)
         stages = stage_map(self.kernel)
         funcs = self.merge_same_names(block_level, stages)
+        for alloc in private:
+            self.size_for_largest_trip(alloc)
         insert_at = self.hoist_sizes(allocs)
         hoisted_private = self.rename_and_hoist_private(private, block_level)
         report = KernelReport(
@@ -318,6 +321,21 @@ class _KernelFuser:
             self.collect_size_slice(alloc, operand, out, seen)
         seen.add(op)
         out.append(op)
+
+    def size_for_largest_trip(self, alloc: AllocOp) -> None:
+        """Replace each loop-dependent size of a private alloc by its largest-trip value."""
+        for parent in enclosing_ops(alloc, stop=self.kernel):
+            if not isinstance(parent, scf.ForOp):
+                continue
+            for index, size in enumerate(alloc.dynamic_sizes):
+                if not is_non_decreasing(size, parent):
+                    raise _error(
+                        f"the size of private allocation '{alloc.alloc_name.data}' does not "
+                        "grow monotonically with the enclosing loop's induction variable; "
+                        "it cannot be sized for the largest trip",
+                        alloc,
+                    )
+                alloc.operands[index] = value_at_last_trip(size, parent)
 
     def rename_and_hoist_private(
         self, private: Sequence[AllocOp], block_level: Sequence[AllocOp]

@@ -140,3 +140,37 @@ builtin.module {
 // CHECK-NEXT:   a                shared        32 {{ *}}{{[0-9]+}}  [0, 1]
 // CHECK-NEXT:   b                shared        32 {{ *}}{{[0-9]+}}  [0, 1]
 // CHECK-NEXT:   shared backing 'shared_alloc': unfused 64 B, fused 64 B
+
+// -----
+
+// A private allocation whose size grows with the loop variable is hoisted to the
+// kernel entry and sized for the largest trip: (i + 1) at i = max(n - 1, 0) = n.
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (index) -> (), kernel}> ({
+    ^bb0(%n: index):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %v = arith.constant 1 : i32
+      scf.for %i = %c0 to %n step %c1 {
+        %size = arith.addi %i, %c1 : index
+        %r = "gpu_alloc.alloc"(%size) <{name = "r"}> : (index) -> memref<?xi32, 5 : i32>
+        memref.store %v, %r[%i] : memref<?xi32, 5 : i32>
+      }
+      "gpu.return"() : () -> ()
+    }) {sym_name = "largest_trip"} : () -> ()
+  }) : () -> ()
+}
+// CHECK:      ^bb0(%n: index):
+// CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   %[[UB1:.*]] = arith.subi %n, %[[ONE]] : index
+// CHECK-NEXT:   %c0 = arith.constant 0 : index
+// CHECK-NEXT:   %[[LAST:.*]] = arith.maxsi %[[UB1]], %c0 : index
+// CHECK-NEXT:   %c1 = arith.constant 1 : index
+// CHECK-NEXT:   %[[SIZE:.*]] = arith.addi %[[LAST]], %c1 : index
+// CHECK-NEXT:   %r = gpu_alloc.alloc "r"(%[[SIZE]]) : memref<?xi32, 5 : i32>
+// CHECK-NEXT:   %v = arith.constant 1 : i32
+// CHECK-NEXT:   scf.for %i = %c0 to %n step %c1 {
+// CHECK-NEXT:     %{{.*}} = arith.addi %i, %c1 : index
+// CHECK-NEXT:     memref.store %v, %r[%i] : memref<?xi32, 5 : i32>
+// CHECK-NEXT:   }
