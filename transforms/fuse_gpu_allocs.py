@@ -194,7 +194,7 @@ class _KernelFuser:
         funcs = self.merge_same_names(block_level, stages)
         for alloc in private:
             self.size_for_largest_trip(alloc)
-        insert_at = self.hoist_sizes(allocs)
+        last_hoisted = self.hoist_sizes(allocs)
         hoisted_private = self.rename_and_hoist_private(private, block_level)
         report = KernelReport(
             kernel=kernel_name(self.kernel),
@@ -206,6 +206,11 @@ class _KernelFuser:
             space_funcs = [f for f in funcs if f.space == space]
             if space_funcs:
                 new_ops += self.fuse_space(space, space_funcs, report)
+        insert_at = (
+            InsertPoint.after(last_hoisted)
+            if last_hoisted is not None
+            else InsertPoint.at_start(self.entry)
+        )
         Rewriter.insert_op(new_ops + hoisted_private, insert_at)
         return report
 
@@ -272,10 +277,10 @@ class _KernelFuser:
                 funcs.append(func)
         return funcs
 
-    def hoist_sizes(self, allocs: Sequence[AllocOp]) -> InsertPoint:
+    def hoist_sizes(self, allocs: Sequence[AllocOp]) -> Operation | None:
         """Move the ops computing dynamic sizes to the kernel entry, in order.
 
-        Returns the point right after them, where the allocations go."""
+        Returns the last of them: the allocations go right after it."""
         slice_ops: list[Operation] = []
         seen: set[Operation] = set()
         for alloc in allocs:
@@ -284,9 +289,7 @@ class _KernelFuser:
         for op in slice_ops:
             op.detach()
         Rewriter.insert_op(slice_ops, InsertPoint.at_start(self.entry))
-        if slice_ops:
-            return InsertPoint.after(slice_ops[-1])
-        return InsertPoint.at_start(self.entry)
+        return slice_ops[-1] if slice_ops else None
 
     def collect_size_slice(
         self, alloc: AllocOp, value: SSAValue, out: list[Operation], seen: set[Operation]

@@ -1,8 +1,8 @@
 // RUN: xdsl-opt %s -p flatten-aliases | filecheck %s
 // RUN: xdsl-opt %s -p flatten-aliases,flatten-aliases | filecheck %s
-// RUN: xdsl-opt %examples/stencil_chain.mlir > %t.before
-// RUN: xdsl-opt %examples/stencil_chain.mlir -p flatten-aliases > %t.after
-// RUN: diff %t.before %t.after
+// RUN: xdsl-opt %examples/stencil_chain.mlir > %t.before.mlir
+// RUN: xdsl-opt %examples/stencil_chain.mlir -p flatten-aliases > %t.after.mlir
+// RUN: diff %t.before.mlir %t.after.mlir
 // Aliases become memref.views; accesses get an alignment re-derived from the byte
 // offset, the backing's alignment and the access's own (never the pre-shift one).
 // The second RUN line proves the pass idempotent, the last three that a module
