@@ -69,6 +69,7 @@ def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) ->
         halide_bytes = _peak(items, halide_offsets)
         if halide_bytes < peak:
             offsets, peak = halide_offsets, halide_bytes
+    bound = lower_bound(items)
     static_offsets: list[int | None] = [None] * len(slots)
     for k, offset in zip(static, offsets, strict=True):
         static_offsets[k] = offset
@@ -76,8 +77,8 @@ def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) ->
         static_offsets=tuple(static_offsets),
         static_bytes=peak,
         dynamic_order=tuple(k for k, s in enumerate(slots) if s.static_bytes is None),
-        lower_bound=lower_bound(items),
-        optimal=packing.optimal or peak == lower_bound(items),
+        lower_bound=bound,
+        optimal=packing.optimal or peak == bound,
         halide_bytes=halide_bytes,
         unfused_bytes=sum(i.size for i in items),
     )
