@@ -19,7 +19,8 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
 * `gpu_alloc.dealloc` disappears.
 
 Leftover `gpu_alloc.alias`/`offset_pointer` ops are flattened first. Kernels get the
-`gpu.kernel` attribute that MLIR reads. The result holds no `gpu_alloc` op.
+`gpu.kernel` attribute that MLIR reads, and a module with launch sites gets
+`gpu.container_module`. The result holds no `gpu_alloc` op.
 """
 
 from __future__ import annotations
@@ -59,7 +60,11 @@ HEAP_SLICE_ALIGNMENT = 16
 
 HEAP_BYTES_PER_BLOCK = "gpu_alloc.heap_bytes_per_block"
 
+CONTAINER_MODULE = "gpu.container_module"
+"""MLIR requires this on the module that holds `gpu.launch_func`s and their kernels."""
+
 HEAP_ARGUMENT_TYPE = MemRefType(i8, [DYNAMIC_INDEX], memory_space=IntegerAttr(1, 32))
+HOST_BUFFER_TYPE = MemRefType(i8, [DYNAMIC_INDEX])
 
 
 def _round_up(value: int, alignment: int) -> int:
@@ -321,12 +326,22 @@ class _KernelLowering:
                 launch,
             )
         buffers: list[SSAValue] = []
+        heap_operands: list[SSAValue] = []
         for heap in self.heap_arguments:
             values = LaunchValueBuilder(self.func, launch, heap.what)
             total = self._heap_total(heap, values, launch)
-            alloc = gpu.AllocOp(HEAP_ARGUMENT_TYPE, [total])
-            Rewriter.insert_op(alloc, InsertPoint.before(launch))
+            # MLIR 22 lowers `gpu.alloc` to the runtime only in its async form and only
+            # in the default memory space: allocate there, then cast to the kernel's space.
+            ready = gpu.WaitOp()
+            alloc = gpu.AllocOp(
+                HOST_BUFFER_TYPE, [total], async_dependencies=[ready], is_async=True
+            )
+            assert alloc.asyncToken is not None
+            wait = gpu.WaitOp.create(operands=[alloc.asyncToken])
+            cast = memref.MemorySpaceCastOp(alloc.result, HEAP_ARGUMENT_TYPE)
+            Rewriter.insert_op([ready, alloc, wait, cast], InsertPoint.before(launch))
             buffers.append(alloc.result)
+            heap_operands.append(cast.dest)
         dynamic_shared_size = launch.dynamicSharedMemorySize
         if self.dynamic_shared is not None:
             if dynamic_shared_size is not None:
@@ -345,13 +360,17 @@ class _KernelLowering:
             [launch.gridSizeX, launch.gridSizeY, launch.gridSizeZ],
             [launch.blockSizeX, launch.blockSizeY, launch.blockSizeZ],
             _cluster_size(launch),
-            [*launch.kernelOperands, *buffers],
+            [*launch.kernelOperands, *heap_operands],
             dynamicSharedMemorySize=dynamic_shared_size,
         )
         new_launch.attributes.update(launch.attributes)
         Rewriter.replace_op(launch, new_launch)
         for buffer in reversed(buffers):
-            Rewriter.insert_op(gpu.DeallocOp(buffer), InsertPoint.after(new_launch))
+            ready = gpu.WaitOp()
+            dealloc = gpu.DeallocOp(buffer, [ready], is_async=True)
+            assert dealloc.asyncToken is not None
+            wait = gpu.WaitOp.create(operands=[dealloc.asyncToken])
+            Rewriter.insert_op([ready, dealloc, wait], InsertPoint.after(new_launch))
 
     def _heap_total(
         self, heap: _HeapArgument, values: LaunchValueBuilder, launch: gpu.LaunchFuncOp
@@ -408,6 +427,8 @@ class LowerGpuAllocsPass(ModulePass):
 
             FlattenAliasesPass().apply(ctx, op)
         launches = _kernel_launches(op)
+        if launches:
+            op.attributes[CONTAINER_MODULE] = UnitAttr()
         for gpu_module in [o for o in op.walk() if isinstance(o, gpu.ModuleOp)]:
             module_name = gpu_module.sym_name.data
             for func in [o for o in gpu_module.body.ops if isinstance(o, gpu.FuncOp)]:

@@ -131,12 +131,17 @@ def test_heap_backing_is_allocated_around_each_launch():
     assert shape_and_space(heap_type) == ((DYNAMIC_INDEX,), 1)
     (launch,) = ops_of(module, gpu.LaunchFuncOp)
     assert isinstance(launch, gpu.LaunchFuncOp)
-    buffer = launch.kernelOperands[-1]
-    alloc = buffer.owner
+    cast = launch.kernelOperands[-1].owner
+    assert isinstance(cast, memref.MemorySpaceCastOp)
+    alloc = cast.source.owner
     assert isinstance(alloc, gpu.AllocOp)
-    assert alloc.next_op is launch
-    dealloc = launch.next_op
-    assert isinstance(dealloc, gpu.DeallocOp) and dealloc.buffer is buffer
+    assert alloc.asyncToken is not None and alloc.asyncDependencies
+    (dealloc,) = ops_of(module, gpu.DeallocOp)
+    assert isinstance(dealloc, gpu.DeallocOp) and dealloc.buffer is alloc.result
+    block = launch.parent_block()
+    assert block is not None
+    order = list(block.ops)
+    assert order.index(alloc) < order.index(launch) < order.index(dealloc)
     # total = 1024 * (gx * gy * gz), with the grid taken from the launch: 4 x 1 x 1
     total = alloc.dynamicSizes[0].owner
     assert isinstance(total, arith.MuliOp)
