@@ -12,7 +12,7 @@ from __future__ import annotations
 from gpu_alloc.errors import GpuAllocPassError
 from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
@@ -58,8 +58,8 @@ class LaunchValueBuilder:
             if kernel_value.block is self.kernel.body.blocks[0]:
                 return self.launch.kernelOperands[kernel_value.index]
             raise self._unknown("a block argument inside the kernel")
-        owner = kernel_value.owner
-        assert isinstance(owner, Operation)
+        assert isinstance(kernel_value, OpResult)
+        owner = kernel_value.op
         if isinstance(owner, gpu.GridDimOp | gpu.BlockDimOp):
             return self._dimension(owner)
         if owner.dialect_name() != "arith" or not is_side_effect_free(owner):

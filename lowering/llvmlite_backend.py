@@ -90,13 +90,14 @@ def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
     # llvmlite types the address of a global as a typed pointer to the global's type,
     # which its builder then refuses to load or store an element through: give it the
     # opaque pointer type of its address space, as LLVM IR itself does.
-    variable.type = ir.PointerType(addrspace=variable.type.addrspace)
+    variable.type = ir.PointerType(addrspace=op.addr_space.value.data)
     linkage = op.linkage.linkage.data
     variable.linkage = linkage
     if op.alignment is not None:
-        variable.align = op.alignment.value.data
+        variable.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
     if op.value is None and linkage != "external":
-        variable.initializer = ir.Constant(variable.value_type, ir.Undefined)
+        undefined = ir.Constant(variable.value_type, ir.Undefined)
+        variable.initializer = undefined  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _convert_function(op: llvm.FuncOp, module: ir.Module) -> None:

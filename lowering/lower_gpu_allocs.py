@@ -99,7 +99,9 @@ def _unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
     taken = {
         sym.data
         for op in gpu_module.body.ops
-        if isinstance(sym := op.attributes.get("sym_name", op.properties.get("sym_name")), StringAttr)
+        if isinstance(
+            sym := op.attributes.get("sym_name", op.properties.get("sym_name")), StringAttr
+        )
     }
     name, suffix = wanted, 0
     while name in taken:
@@ -440,4 +442,3 @@ class LowerGpuAllocsPass(ModulePass):
                     f"'{leftover.name}' outside a gpu.func inside a gpu.module cannot be lowered",
                     leftover,
                 )
-

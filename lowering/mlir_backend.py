@@ -10,7 +10,9 @@ from gpu_alloc.lowering.toolchain import ToolchainError, find_mlir_opt
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.printer import Printer
 
-_BINARY = re.compile(r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?assembly = "((?:[^"\\]|\\.)*)"', re.S)
+_BINARY = re.compile(
+    r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?assembly = "((?:[^"\\]|\\.)*)"', re.S
+)
 _ESCAPE = re.compile(r"\\(\\|\"|[0-9A-Fa-f]{2})")
 
 
@@ -31,7 +33,7 @@ def unescape_mlir_string(text: str) -> str:
 
     def replace(match: re.Match[str]) -> str:
         escaped = match.group(1)
-        return escaped if escaped in ('\\', '"') else chr(int(escaped, 16))
+        return escaped if escaped in ("\\", '"') else chr(int(escaped, 16))
 
     return _ESCAPE.sub(replace, text)
 

@@ -28,7 +28,9 @@ BACKENDS = ("llvmlite", "mlir")
 
 
 def _lowered(module: ModuleOp) -> ModuleOp:
-    if not any(isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()):
+    if not any(
+        isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()
+    ):
         return module
     lowered = module.clone()
     LowerGpuAllocsPass().apply(Context(), lowered)

@@ -129,7 +129,9 @@ def pointer_type(memref_type: MemRefType) -> llvm.LLVMPointerType:
     return llvm.LLVMPointerType(IntAttr(space) if space else NoneAttr())
 
 
-def _row_major_strides(sizes: Sequence[Index], emit: Callable[[Index, Index], Index]) -> list[Index]:
+def _row_major_strides(
+    sizes: Sequence[Index], emit: Callable[[Index, Index], Index]
+) -> list[Index]:
     strides: list[Index] = [1] * len(sizes)
     for dim in range(len(sizes) - 2, -1, -1):
         strides[dim] = emit(strides[dim + 1], sizes[dim + 1])
@@ -168,7 +170,7 @@ class _FunctionLowering:
     def emit_void(self, op: Operation) -> None:
         self.block.add_op(op)
 
-    def constant(self, value: int, type_attr: Attribute = i64) -> SSAValue:
+    def constant(self, value: int, type_attr: IntegerType = i64) -> SSAValue:
         return self.emit(llvm.ConstantOp(IntegerAttr(value, type_attr), type_attr))
 
     def materialise(self, value: Index) -> SSAValue:
@@ -272,7 +274,10 @@ class _FunctionLowering:
                 allocated=fields[0],
                 aligned=fields[1],
                 offset=fields[2],
-                sizes=[s if s != DYNAMIC_INDEX else f for s, f in zip(shape, fields[3 : 3 + rank])],
+                sizes=[
+                    s if s != DYNAMIC_INDEX else f
+                    for s, f in zip(shape, fields[3 : 3 + rank], strict=True)
+                ],
                 strides=list(fields[3 + rank :]),
             )
 
@@ -290,11 +295,19 @@ class _FunctionLowering:
                 )
             case arith.CmpiOp():
                 result = self.emit(
-                    llvm.ICmpOp(self.value(op.lhs), self.value(op.rhs), IntegerAttr(op.predicate.value.data, i64))
+                    llvm.ICmpOp(
+                        self.value(op.lhs),
+                        self.value(op.rhs),
+                        IntegerAttr(op.predicate.value.data, i64),
+                    )
                 )
             case arith.CmpfOp():
                 result = self.emit(
-                    llvm.FCmpOp(self.value(op.lhs), self.value(op.rhs), IntegerAttr(op.predicate.value.data, i64))
+                    llvm.FCmpOp(
+                        self.value(op.lhs),
+                        self.value(op.rhs),
+                        IntegerAttr(op.predicate.value.data, i64),
+                    )
                 )
             case arith.SelectOp():
                 result = self.emit(
@@ -319,7 +332,9 @@ class _FunctionLowering:
             case gpu.ReturnOp():
                 self.emit_void(llvm.ReturnOp())
             case cf.BranchOp():
-                self.emit_void(llvm.BrOp(self.blocks[op.successor], *[self.value(a) for a in op.arguments]))
+                self.emit_void(
+                    llvm.BrOp(self.blocks[op.successor], *[self.value(a) for a in op.arguments])
+                )
             case cf.ConditionalBranchOp():
                 self.emit_void(
                     llvm.CondBrOp(
@@ -347,7 +362,9 @@ class _FunctionLowering:
                 )
             case memref.StoreOp():
                 pointer = self._element_pointer(op.memref, op.indices)
-                self.emit_void(llvm.StoreOp(self.value(op.value), pointer, alignment=_alignment(op)))
+                self.emit_void(
+                    llvm.StoreOp(self.value(op.value), pointer, alignment=_alignment(op))
+                )
             case _:
                 raise self.unsupported(op)
         if result is not None:
@@ -405,7 +422,9 @@ class _FunctionLowering:
         source, result = op.source.type, op.dest.type
         assert isinstance(result, MemRefType)
         if not (isinstance(source, MemRefType) and source.memory_space == result.memory_space):
-            if not (isinstance(op.source.owner, DynamicSharedMemoryOp) and address_space(result) == 3):
+            if not (
+                isinstance(op.source.owner, DynamicSharedMemoryOp) and address_space(result) == 3
+            ):
                 raise self.unsupported(op)
         self.memrefs[op.dest] = self.descriptor(op.source)
 
@@ -458,7 +477,10 @@ class _FunctionLowering:
             return pointer
         return self.emit(
             llvm.GEPOp.from_mixed_indices(
-                pointer, [self.materialise(linear)], element, result_type=pointer.type  # pyright: ignore[reportArgumentType]
+                pointer,
+                [self.materialise(linear)],
+                element,
+                result_type=pointer.type,  # pyright: ignore[reportArgumentType]
             )
         )
 

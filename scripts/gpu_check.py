@@ -103,7 +103,11 @@ def _dtype(element: Attribute) -> np.dtype:
     if isinstance(element, IntegerType):
         width = element.width.data
         return np.dtype(np.bool_) if width == 1 else np.dtype(f"int{width}")
-    for float_type, dtype in ((Float16Type, np.float16), (Float32Type, np.float32), (Float64Type, np.float64)):
+    for float_type, dtype in (
+        (Float16Type, np.float16),
+        (Float32Type, np.float32),
+        (Float64Type, np.float64),
+    ):
         if isinstance(element, float_type):
             return np.dtype(dtype)
     raise SystemExit(f"gpu_check: unsupported element type {element}")
@@ -154,7 +158,9 @@ class Case:
     block: tuple[int, int, int]
 
 
-def _simulate(example: Path, grid: Sequence[int], block: Sequence[int], seed: int) -> list[np.ndarray]:
+def _simulate(
+    example: Path, grid: Sequence[int], block: Sequence[int], seed: int
+) -> list[np.ndarray]:
     from gpu_alloc.sim.launch import simulate
     from gpu_alloc.sim.loading import load_module
 
@@ -263,7 +269,9 @@ def _device_arguments(
 def _equal(expected: np.ndarray, actual: np.ndarray) -> tuple[bool, str]:
     if expected.dtype.kind == "f":
         equal = bool(np.allclose(actual, expected, rtol=1e-5, atol=1e-6))
-        worst = float(np.max(np.abs(actual.astype(np.float64) - expected))) if expected.size else 0.0
+        worst = (
+            float(np.max(np.abs(actual.astype(np.float64) - expected))) if expected.size else 0.0
+        )
         return equal, f"max |diff| {worst:.3g}"
     mismatches = int(np.count_nonzero(actual != expected))
     return mismatches == 0, f"{mismatches} of {expected.size} elements differ"
@@ -312,7 +320,7 @@ def check(case: Case, seed: int, device: CudaDevice | None) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("examples", nargs="*", help="example files (default: examples/*.mlir)")
     parser.add_argument("--backend", choices=("llvmlite", "mlir"), action="append")
     parser.add_argument("--variant", choices=tuple(VARIANTS), action="append")

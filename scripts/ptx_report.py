@@ -120,7 +120,7 @@ def _table(rows: Sequence[Row]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("files", nargs="+", help="MLIR files holding gpu.modules")
     parser.add_argument("--chip", default="sm_90", help="sm_XX to compile for (default sm_90)")
     parser.add_argument("--no-ptx", action="store_true", help="print only the ptxas table")

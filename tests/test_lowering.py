@@ -114,8 +114,7 @@ def test_global_names_never_collide_across_kernels():
             + kernel_text.format(name="a")
             + kernel_text.format(name="a__shared")
             + '"memref.global"() <{sym_name = "a__shared_alloc", sym_visibility = "private", '
-            'type = memref<4xi8, 3 : i32>, initial_value}> : () -> ()'
-            + "}) : () -> () }"
+            "type = memref<4xi8, 3 : i32>, initial_value}> : () -> ()" + "}) : () -> () }"
         )
     )
     names = [op.sym_name.data for op in ops_of(module, memref.GlobalOp)]  # pyright: ignore
