@@ -270,16 +270,17 @@ class _FunctionLowering:
             fields = target.args[position : position + 3 + 2 * rank]
             position += 3 + 2 * rank
             shape = argument_type.get_shape()
-            self.memrefs[argument] = MemrefDescriptor(
-                allocated=fields[0],
-                aligned=fields[1],
-                offset=fields[2],
-                sizes=[
-                    s if s != DYNAMIC_INDEX else f
-                    for s, f in zip(shape, fields[3 : 3 + rank], strict=True)
-                ],
-                strides=list(fields[3 + rank :]),
-            )
+            sizes: list[Index] = [
+                s if s != DYNAMIC_INDEX else f
+                for s, f in zip(shape, fields[3 : 3 + rank], strict=True)
+            ]
+            if isinstance(argument_type.layout, NoneAttr):
+                # The identity layout promises offset 0 and row-major strides, as MLIR
+                # assumes too: static ones fold into the addressing.
+                offset, strides = 0, _row_major_strides(sizes, self.mul)
+            else:
+                offset, strides = fields[2], list(fields[3 + rank :])
+            self.memrefs[argument] = MemrefDescriptor(fields[0], fields[1], offset, sizes, strides)
 
     # -- ops --------------------------------------------------------------------------
 
@@ -481,6 +482,7 @@ class _FunctionLowering:
                 [self.materialise(linear)],
                 element,
                 result_type=pointer.type,  # pyright: ignore[reportArgumentType]
+                inbounds=True,  # an access outside its memref is undefined behaviour
             )
         )
 
