@@ -166,11 +166,9 @@ class _KernelLowering:
                     per_block_heap.append(alloc)
         if per_block_heap:
             self._lower_per_block_heap(per_block_heap)
-        if self.launches:
-            for launch in self.launches:
-                self._rewrite_launch(launch)
-        else:
-            self._record_heap_bytes()
+        for launch in self.launches:
+            self._rewrite_launch(launch)
+        self._record_heap_bytes()
 
     # -- shared ---------------------------------------------------------------------
 

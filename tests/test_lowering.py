@@ -168,7 +168,7 @@ builtin.module {
 """
 
 
-def test_unlaunched_kernel_records_heap_bytes_per_block():
+def test_kernel_records_heap_bytes_per_block():
     module = lowered(parse(UNFUSED_HEAP))
     func = kernel(module, "k")
     # h1: 400 bytes at 0; h2 at the next multiple of 64 (448), 8 bytes; slice rounded to 16.

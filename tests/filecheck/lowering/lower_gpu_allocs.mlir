@@ -106,7 +106,7 @@ builtin.module {
 // CHECK-NEXT:   %heap_slice = arith.muli %[[BID]], %[[SIZE]] : index
 // CHECK-NEXT:   %h = memref.view %[[HEAP]][%heap_slice][] : memref<?xi8, 1 : i32> to memref<128xf32, 1 : i32>
 // CHECK-NEXT:   "gpu.return"() : () -> ()
-// CHECK-NEXT: }) {sym_name = "k", gpu.kernel} : () -> ()
+// CHECK-NEXT: }) {sym_name = "k", gpu.kernel, gpu_alloc.heap_bytes_per_block = 512 : i64} : () -> ()
 // CHECK:      func.func @host() {
 // CHECK-NEXT:   %c1 = arith.constant 1 : index
 // CHECK-NEXT:   %c8 = arith.constant 8 : index
