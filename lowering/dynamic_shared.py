@@ -2,9 +2,10 @@
 
 MLIR requires its result to live in `#gpu.address_space<workgroup>` (an integer space 3
 is rejected), so the lowering casts it to the `3 : i32` space this project uses with
-`memref.memory_space_cast`. Both classes exist to build and print that IR; the ops are
-not registered with xDSL's parser (the `gpu` dialect name belongs to xDSL), so the
-printed form is for MLIR and for this package's own PTX backends.
+`memref.memory_space_cast`. Both classes exist to build and print that IR; they are not
+registered with xDSL's parser (the `gpu` dialect name belongs to xDSL), so reading the
+printed form back into xDSL needs `--allow-unregistered-dialect`, and the PTX backends
+recognise the op by its name.
 
 Upstream fix: add `DynamicSharedMemoryOp` and `AddressSpaceAttr` to `xdsl.dialects.gpu`.
 """
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, StringAttr, i8
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, StringAttr, UnregisteredOp, i8
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, result_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -51,3 +52,10 @@ class DynamicSharedMemoryOp(IRDLOperation):
 
     def __init__(self):
         super().__init__(result_types=[MemRefType(i8, [DYNAMIC_INDEX], memory_space=WORKGROUP)])
+
+
+def is_dynamic_shared_memory(op: Operation) -> bool:
+    """This op, or the unregistered op xDSL parses from its printed form."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data == DynamicSharedMemoryOp.name and len(op.results) == 1
+    return isinstance(op, DynamicSharedMemoryOp)

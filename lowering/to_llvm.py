@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
+from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
 from gpu_alloc.lowering.llvm_extras import FPToSIOp, FPToUIOp, UIToFPOp
 from gpu_alloc.lowering.memref_sizes import static_byte_size
 from xdsl.context import Context
@@ -348,7 +348,7 @@ class _FunctionLowering:
                 )
             case memref.GetGlobalOp():
                 self._get_global(op)
-            case DynamicSharedMemoryOp():
+            case _ if is_dynamic_shared_memory(op):
                 self._dynamic_shared(op)
             case memref.MemorySpaceCastOp():
                 self._memory_space_cast(op)
@@ -413,18 +413,20 @@ class _FunctionLowering:
         pointer = self.emit(llvm.AddressOfOp(symbol, pointer_type(memref_type)))
         self.memrefs[op.memref] = self._static_descriptor(pointer, memref_type)
 
-    def _dynamic_shared(self, op: DynamicSharedMemoryOp) -> None:
+    def _dynamic_shared(self, op: Operation) -> None:
         self.module.needs_dynamic_shared = True
         shared = llvm.LLVMPointerType(IntAttr(3))
         pointer = self.emit(llvm.AddressOfOp(DYNAMIC_SHARED_SYMBOL, shared))
-        self.memrefs[op.memref] = MemrefDescriptor(pointer, pointer, 0, [0], [1])
+        self.memrefs[op.results[0]] = MemrefDescriptor(pointer, pointer, 0, [0], [1])
 
     def _memory_space_cast(self, op: memref.MemorySpaceCastOp) -> None:
         source, result = op.source.type, op.dest.type
         assert isinstance(result, MemRefType)
         if not (isinstance(source, MemRefType) and source.memory_space == result.memory_space):
             if not (
-                isinstance(op.source.owner, DynamicSharedMemoryOp) and address_space(result) == 3
+                isinstance(op.source.owner, Operation)
+                and is_dynamic_shared_memory(op.source.owner)
+                and address_space(result) == 3
             ):
                 raise self.unsupported(op)
         self.memrefs[op.dest] = self.descriptor(op.source)
