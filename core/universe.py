@@ -7,6 +7,7 @@ from collections.abc import Callable
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
+from xdsl.utils.target import Target
 
 
 def _dialect() -> Dialect:
@@ -51,6 +52,12 @@ def _lower() -> type[ModulePass]:
     return LowerGpuAllocsPass
 
 
+def _ptx_target() -> type[Target]:
+    from gpu_alloc.lowering.ptx import PtxTarget
+
+    return PtxTarget
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fuse-gpu-allocs": _fuse,
     "flatten-aliases": _flatten,
@@ -63,4 +70,5 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 GPU_ALLOC_UNIVERSE = Universe(
     all_dialects={"gpu_alloc": _dialect},
     all_passes=ALL_PASSES,
+    all_targets={"ptx": _ptx_target},
 )

@@ -1,0 +1,72 @@
+"""The reference PTX backend: MLIR 22's `--gpu-lower-to-nvvm-pipeline`, out of process."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+
+from gpu_alloc.lowering.toolchain import ToolchainError, find_mlir_opt
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.printer import Printer
+
+_BINARY = re.compile(
+    r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?assembly = "((?:[^"\\]|\\.)*)"', re.S
+)
+_ESCAPE = re.compile(r"\\(\\|\"|[0-9A-Fa-f]{2})")
+
+
+class MlirBackendError(Exception):
+    """mlir-opt rejected the module; the message is its first diagnostic."""
+
+
+def nvvm_pipeline(chip: str, ptx_version: int) -> str:
+    """The `mlir-opt` option that lowers every `gpu.module` to PTX text."""
+    return (
+        f"--gpu-lower-to-nvvm-pipeline=cubin-chip={chip} "
+        f"cubin-features=+ptx{ptx_version} cubin-format=isa"
+    )
+
+
+def unescape_mlir_string(text: str) -> str:
+    """Undo MLIR's string escaping (`\\0A`, `\\22`, `\\\\`)."""
+
+    def replace(match: re.Match[str]) -> str:
+        escaped = match.group(1)
+        return escaped if escaped in ("\\", '"') else chr(int(escaped, 16))
+
+    return _ESCAPE.sub(replace, text)
+
+
+def mlir_input(module: ModuleOp) -> str:
+    """`module` as MLIR 22 reads it: a `gpu.container_module` for its launch sites."""
+    container = module.clone()
+    container.attributes["gpu.container_module"] = UnitAttr()
+    text = io.StringIO()
+    Printer(stream=text).print_op(container)
+    return text.getvalue()
+
+
+def ptx_from_mlir_output(output: str) -> dict[str, str]:
+    """The PTX of each `gpu.binary` in mlir-opt's output, by `gpu.module` name."""
+    return {name: unescape_mlir_string(body) for name, body in _BINARY.findall(output)}
+
+
+def emit_ptx_with_mlir(module: ModuleOp, chip: str, ptx_version: int) -> dict[str, str]:
+    """PTX per `gpu.module` of a lowered module, compiled by `mlir-opt-22`."""
+    mlir_opt = find_mlir_opt()
+    try:
+        completed = subprocess.run(
+            [mlir_opt, nvvm_pipeline(chip, ptx_version)],
+            input=mlir_input(module),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as error:
+        raise ToolchainError(f"cannot run {mlir_opt}: {error.strerror}") from None
+    if completed.returncode != 0:
+        lines = [line for line in completed.stderr.splitlines() if "error:" in line]
+        first = lines[0] if lines else completed.stderr.strip().splitlines()[0]
+        raise MlirBackendError(f"mlir-opt-22 rejected the lowered module: {first}")
+    return ptx_from_mlir_output(completed.stdout)

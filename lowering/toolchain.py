@@ -1,0 +1,83 @@
+"""Finding the external tools: MLIR 22's `mlir-opt` and CUDA's `ptxas`."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+
+MLIR_OPT_ENV = "XDSL_MLIR_OPT"
+MLIR_OPT_NAMES = ("mlir-opt-22", "mlir-opt")
+PTXAS_ENV = "GPU_ALLOC_PTXAS"
+
+
+class ToolchainError(Exception):
+    """A tool is missing; the message is one line saying what to install."""
+
+
+def find_mlir_opt() -> str:
+    """`$XDSL_MLIR_OPT`, else `mlir-opt-22`, else `mlir-opt` on PATH."""
+    configured = os.environ.get(MLIR_OPT_ENV)
+    if configured:
+        found = shutil.which(configured)
+        if found is None:
+            raise ToolchainError(f"{MLIR_OPT_ENV}={configured} is not an executable")
+        return found
+    for name in MLIR_OPT_NAMES:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    raise ToolchainError(
+        "mlir-opt-22 not found: install MLIR 22 (Debian/Ubuntu: apt-get install mlir-22-tools) "
+        f"or set {MLIR_OPT_ENV}, or use the default backend=llvmlite"
+    )
+
+
+def _wheel_ptxas() -> Path | None:
+    """`ptxas` from the `nvidia-cuda-nvcc` wheel (the `[ptx]` extra)."""
+    spec = importlib.util.find_spec("nvidia")
+    if spec is None or spec.submodule_search_locations is None:
+        return None
+    for location in spec.submodule_search_locations:
+        for relative in ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas"):
+            candidate = Path(location) / relative
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return candidate
+    return None
+
+
+def find_ptxas() -> str:
+    """`$GPU_ALLOC_PTXAS`, else `ptxas` on PATH, else the one in the nvidia-cuda-nvcc wheel."""
+    configured = os.environ.get(PTXAS_ENV)
+    if configured:
+        found = shutil.which(configured)
+        if found is None:
+            raise ToolchainError(f"{PTXAS_ENV}={configured} is not an executable")
+        return found
+    found = shutil.which("ptxas")
+    if found is not None:
+        return found
+    wheel = _wheel_ptxas()
+    if wheel is not None:
+        return str(wheel)
+    raise ToolchainError(
+        "ptxas not found: pip install 'gpu-alloc[ptx]' (CUDA's nvidia-cuda-nvcc wheel) "
+        "or put the CUDA toolkit's bin directory on PATH"
+    )
+
+
+def have_mlir_opt() -> bool:
+    try:
+        find_mlir_opt()
+    except ToolchainError:
+        return False
+    return True
+
+
+def have_ptxas() -> bool:
+    try:
+        find_ptxas()
+    except ToolchainError:
+        return False
+    return True

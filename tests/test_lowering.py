@@ -1,0 +1,246 @@
+"""`lower-gpu-allocs`: what each kind of allocation becomes, and the launch sites."""
+
+from __future__ import annotations
+
+import pytest
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.lower_gpu_allocs import HEAP_BYTES_PER_BLOCK
+from lowering_support import EXAMPLES, LOWERING_INPUTS, load, lowered, parse
+from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Operation
+
+ALLOWED_DIALECTS = {"builtin", "func", "gpu", "memref", "arith", "scf", "cf"}
+
+
+def ops_of(module: Operation, kind: type[Operation]) -> list[Operation]:
+    return [op for op in module.walk() if isinstance(op, kind)]
+
+
+def globals_by_name(module: ModuleOp) -> dict[str, memref.GlobalOp]:
+    return {op.sym_name.data: op for op in module.walk() if isinstance(op, memref.GlobalOp)}
+
+
+def kernel(module: ModuleOp, name: str) -> gpu.FuncOp:
+    return next(
+        op for op in module.walk() if isinstance(op, gpu.FuncOp) and op.sym_name.data == name
+    )
+
+
+def shape_and_space(memref_type) -> tuple[tuple[int, ...], int]:
+    assert isinstance(memref_type, MemRefType)
+    space = memref_type.memory_space
+    assert isinstance(space, IntegerAttr)
+    return memref_type.get_shape(), space.value.data
+
+
+def constant_value(value) -> int:
+    owner = value.owner
+    assert isinstance(owner, arith.ConstantOp), owner
+    assert isinstance(owner.value, IntegerAttr)
+    return owner.value.value.data
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        *sorted(EXAMPLES.glob("*.mlir")),
+        *sorted(p for p in LOWERING_INPUTS.glob("*.mlir") if p.name != "dynamic_shared.mlir"),
+    ],
+    ids=lambda p: p.name,
+)
+def test_output_holds_only_standard_dialects(path):
+    module = lowered(load(path))
+    dialects = {op.dialect_name() for op in module.walk()}
+    assert dialects <= ALLOWED_DIALECTS, dialects
+    for func in ops_of(module, gpu.FuncOp):
+        assert "gpu.kernel" in func.attributes
+
+
+def test_fused_stencil_backing_becomes_one_aligned_global():
+    module = lowered(load(LOWERING_INPUTS / "stencil_chain_fused.mlir"))
+    globals_ = globals_by_name(module)
+    assert list(globals_) == ["stencil_chain__shared_alloc"]
+    backing = globals_["stencil_chain__shared_alloc"]
+    assert shape_and_space(backing.type) == ((884,), 3)
+    assert backing.alignment is not None and backing.alignment.value.data == 16
+    (get_global,) = ops_of(module, memref.GetGlobalOp)
+    assert isinstance(get_global, memref.GetGlobalOp)
+    views = ops_of(module, memref.ViewOp)
+    assert len(views) == 3
+    assert all(view.source is get_global.memref for view in views)
+
+
+def test_unfused_stencil_gets_one_global_per_func():
+    module = lowered(load(EXAMPLES / "stencil_chain.mlir"))
+    globals_ = globals_by_name(module)
+    assert {name: shape_and_space(g.type) for name, g in globals_.items()} == {
+        "stencil_chain__f1": ((11, 11), 3),
+        "stencil_chain__f2": ((10, 10), 3),
+        "stencil_chain__f3": ((9, 9), 3),
+    }
+    assert all(g.alignment is not None and g.alignment.value.data == 16 for g in globals_.values())
+
+
+def test_backing_alignment_above_16_is_kept():
+    module = lowered(
+        parse(
+            """
+            builtin.module {
+              "gpu.module"() <{sym_name = "m"}> ({
+                "gpu.func"() <{function_type = () -> (), kernel}> ({
+                  %b = gpu_alloc.alloc "shared_alloc" align 128 : memref<64xi8, 3 : i32>
+                  "gpu.return"() : () -> ()
+                }) {sym_name = "k"} : () -> ()
+              }) : () -> ()
+            }
+            """
+        )
+    )
+    (global_op,) = globals_by_name(module).values()
+    assert global_op.alignment is not None and global_op.alignment.value.data == 128
+
+
+def test_global_names_never_collide_across_kernels():
+    kernel_text = """
+        "gpu.func"() <{{function_type = () -> (), kernel}} > ({{
+          %b = gpu_alloc.alloc "shared_alloc" : memref<16xi8, 3 : i32>
+          "gpu.return"() : () -> ()
+        }}) {{sym_name = "{name}"}} : () -> ()
+    """
+    module = lowered(
+        parse(
+            'builtin.module { "gpu.module"() <{sym_name = "m"}> ({'
+            + kernel_text.format(name="a")
+            + kernel_text.format(name="a__shared")
+            + '"memref.global"() <{sym_name = "a__shared_alloc", sym_visibility = "private", '
+            "type = memref<4xi8, 3 : i32>, initial_value}> : () -> ()" + "}) : () -> () }"
+        )
+    )
+    names = [op.sym_name.data for op in ops_of(module, memref.GlobalOp)]  # pyright: ignore
+    assert len(names) == len(set(names)) == 3
+    get_globals = [op.name_.root_reference.data for op in ops_of(module, memref.GetGlobalOp)]  # pyright: ignore
+    assert len(set(get_globals)) == 2 and "a__shared_alloc" not in get_globals
+
+
+def test_heap_backing_is_allocated_around_each_launch():
+    module = lowered(load(LOWERING_INPUTS / "heap_scratch_fused.mlir"))
+    func = kernel(module, "heap_scratch")
+    heap_type = func.function_type.inputs.data[-1]
+    assert shape_and_space(heap_type) == ((DYNAMIC_INDEX,), 1)
+    (launch,) = ops_of(module, gpu.LaunchFuncOp)
+    assert isinstance(launch, gpu.LaunchFuncOp)
+    cast = launch.kernelOperands[-1].owner
+    assert isinstance(cast, memref.MemorySpaceCastOp)
+    alloc = cast.source.owner
+    assert isinstance(alloc, gpu.AllocOp)
+    assert alloc.asyncToken is not None and alloc.asyncDependencies
+    (dealloc,) = ops_of(module, gpu.DeallocOp)
+    assert isinstance(dealloc, gpu.DeallocOp) and dealloc.buffer is alloc.result
+    block = launch.parent_block()
+    assert block is not None
+    order = list(block.ops)
+    assert order.index(alloc) < order.index(launch) < order.index(dealloc)
+    # total = 1024 * (gx * gy * gz), with the grid taken from the launch: 4 x 1 x 1
+    total = alloc.dynamicSizes[0].owner
+    assert isinstance(total, arith.MuliOp)
+    assert constant_value(total.lhs) == 1024
+    blocks = total.rhs.owner
+    assert isinstance(blocks, arith.MuliOp)
+    assert blocks.rhs is launch.gridSizeZ
+    assert blocks.lhs.owner.lhs is launch.gridSizeX  # pyright: ignore
+    assert blocks.lhs.owner.rhs is launch.gridSizeY  # pyright: ignore
+
+
+UNFUSED_HEAP = """
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = () -> (), kernel}> ({
+      %h1 = gpu_alloc.alloc "h1" : memref<100xf32, 1 : i32>
+      %h2 = gpu_alloc.alloc "h2" align 64 : memref<8xi8, 1 : i32>
+      %c0 = arith.constant 0 : index
+      %v = memref.load %h1[%c0] : memref<100xf32, 1 : i32>
+      %w = memref.load %h2[%c0] : memref<8xi8, 1 : i32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+"""
+
+
+def test_kernel_records_heap_bytes_per_block():
+    module = lowered(parse(UNFUSED_HEAP))
+    func = kernel(module, "k")
+    # h1: 400 bytes at 0; h2 at the next multiple of 64 (448), 8 bytes; slice rounded to 16.
+    attribute = func.attributes[HEAP_BYTES_PER_BLOCK]
+    assert isinstance(attribute, IntegerAttr) and attribute.value.data == 464
+    views = ops_of(module, memref.ViewOp)
+    assert [shape_and_space(v.result.type) for v in views] == [((100,), 1), ((8,), 1)]  # pyright: ignore
+    slice_base = views[0].byte_shift  # pyright: ignore
+    assert isinstance(slice_base.owner, arith.MuliOp)
+    assert constant_value(slice_base.owner.rhs) == 464
+    second = views[1].byte_shift.owner  # pyright: ignore
+    assert isinstance(second, arith.AddiOp) and constant_value(second.rhs) == 448
+
+
+def test_dynamic_shared_size_is_computed_at_the_launch():
+    module = lowered(load(LOWERING_INPUTS / "dynamic_shared.mlir"))
+    (launch,) = ops_of(module, gpu.LaunchFuncOp)
+    assert isinstance(launch, gpu.LaunchFuncOp)
+    size = launch.dynamicSharedMemorySize
+    assert size is not None
+    cast = size.owner
+    assert isinstance(cast, arith.IndexCastOp)
+    bytes_op = cast.input.owner
+    assert isinstance(bytes_op, arith.MuliOp)
+    # n * 4, with the kernel argument n replaced by the launch's operand
+    assert bytes_op.lhs is launch.kernelOperands[0]
+    assert constant_value(bytes_op.rhs) == 4
+
+
+def test_private_allocation_becomes_alloca_at_entry():
+    module = lowered(load(LOWERING_INPUTS / "dynamic_shared.mlir"))
+    func = kernel(module, "reverse")
+    first = func.body.blocks[0].first_op
+    assert isinstance(first, memref.AllocaOp)
+    assert shape_and_space(first.memref.type) == ((4,), 5)
+    assert first.alignment is not None and first.alignment.value.data == 8
+
+
+def test_size_the_host_cannot_compute_is_a_diagnostic():
+    text = (LOWERING_INPUTS / "dynamic_shared.mlir").read_text()
+    text = text.replace(
+        "%bytes = arith.muli %n, %c4 : index",
+        '%tid = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index\n'
+        "      %bytes = arith.muli %tid, %c4 : index",
+    )
+    with pytest.raises(GpuAllocPassError, match="depends on 'gpu.thread_id'.*kernel 'reverse'"):
+        lowered(parse(text))
+
+
+def test_unfused_dynamic_shared_allocation_is_a_diagnostic():
+    text = """
+    builtin.module {
+      "gpu.module"() <{sym_name = "m"}> ({
+        "gpu.func"() <{function_type = (index) -> (), kernel}> ({
+        ^bb0(%n: index):
+          %f = gpu_alloc.alloc "f"(%n) : memref<?xf32, 3 : i32>
+          "gpu.return"() : () -> ()
+        }) {sym_name = "k"} : () -> ()
+      }) : () -> ()
+    }
+    """
+    with pytest.raises(GpuAllocPassError, match="dynamic shared allocation 'f'.*fuse-gpu-allocs"):
+        lowered(parse(text))
+
+
+def test_leftover_aliases_are_flattened_first():
+    text = (LOWERING_INPUTS / "stencil_chain_fused.mlir").read_text()
+    text = text.replace(
+        "%f2 = memref.view %shared_alloc[%c0][] : memref<884xi8, 3 : i32> to memref<10x10xi32, 3 : i32>",
+        "%p = gpu_alloc.offset_pointer %shared_alloc[%c0] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>\n"
+        '      %f2 = gpu_alloc.alias "f2" %p : !gpu_alloc.ptr<3 : i32> -> memref<10x10xi32, 3 : i32>',
+    )
+    module = lowered(parse(text))
+    assert {op.dialect_name() for op in module.walk()} <= ALLOWED_DIALECTS
+    assert len(ops_of(module, memref.ViewOp)) == 3

@@ -1,0 +1,66 @@
+"""Finding mlir-opt-22 and ptxas, and reading mlir-opt's PTX back."""
+
+from __future__ import annotations
+
+import pytest
+from gpu_alloc.lowering import toolchain
+from gpu_alloc.lowering.mlir_backend import ptx_from_mlir_output, unescape_mlir_string
+from gpu_alloc.lowering.toolchain import ToolchainError, find_mlir_opt, find_ptxas
+
+
+@pytest.fixture
+def empty_path(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv(toolchain.MLIR_OPT_ENV, raising=False)
+    monkeypatch.delenv(toolchain.PTXAS_ENV, raising=False)
+    monkeypatch.setattr(toolchain, "_wheel_ptxas", lambda: None)
+    return tmp_path
+
+
+def test_missing_mlir_opt_says_what_to_install(empty_path):
+    with pytest.raises(ToolchainError) as error:
+        find_mlir_opt()
+    message = str(error.value)
+    assert "\n" not in message
+    assert "apt-get install mlir-22-tools" in message and "XDSL_MLIR_OPT" in message
+
+
+def test_missing_ptxas_says_what_to_install(empty_path):
+    with pytest.raises(ToolchainError) as error:
+        find_ptxas()
+    message = str(error.value)
+    assert "\n" not in message
+    assert "pip install 'gpu-alloc[ptx]'" in message
+
+
+def test_xdsl_mlir_opt_comes_before_path(empty_path, monkeypatch):
+    tool = empty_path / "my-mlir-opt"
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    (empty_path / "mlir-opt-22").write_text("#!/bin/sh\n")
+    (empty_path / "mlir-opt-22").chmod(0o755)
+    monkeypatch.setenv(toolchain.MLIR_OPT_ENV, "my-mlir-opt")
+    assert find_mlir_opt() == str(tool)
+
+
+def test_ptxas_from_the_nvcc_wheel_when_not_on_path(empty_path, monkeypatch):
+    wheel = empty_path / "nvidia" / "cu13" / "bin" / "ptxas"
+    monkeypatch.setattr(toolchain, "_wheel_ptxas", lambda: wheel)
+    assert find_ptxas() == str(wheel)
+
+
+def test_mlir_string_escapes_are_undone():
+    assert unescape_mlir_string(r"a\0A\09b\22c\\d") == 'a\n\tb"c\\d'
+
+
+def test_ptx_is_read_per_gpu_binary():
+    output = (
+        'module {\n  gpu.binary @one  [#gpu.object<#nvvm.target<chip = "sm_90">, '
+        'properties = {O = 2 : i32}, assembly = ".version 8.0\\0A.entry a\\0A">]\n'
+        '  gpu.binary @two  [#gpu.object<#nvvm.target<chip = "sm_90">, '
+        'assembly = "// \\22quoted\\22\\0A">]\n}\n'
+    )
+    assert ptx_from_mlir_output(output) == {
+        "one": ".version 8.0\n.entry a\n",
+        "two": '// "quoted"\n',
+    }
