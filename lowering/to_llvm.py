@@ -279,7 +279,8 @@ class _FunctionLowering:
                 # assumes too: static ones fold into the addressing.
                 offset, strides = 0, _row_major_strides(sizes, self.mul)
             else:
-                offset, strides = fields[2], list(fields[3 + rank :])
+                offset = fields[2]
+                strides = list[Index](fields[3 + rank :])
             self.memrefs[argument] = MemrefDescriptor(fields[0], fields[1], offset, sizes, strides)
 
     # -- ops --------------------------------------------------------------------------
