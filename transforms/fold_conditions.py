@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, i1
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
@@ -25,8 +25,26 @@ def _bool_constant(value: bool, before: Operation) -> SSAValue:
     return const.result
 
 
+def _outside_operands(region: Region) -> list[SSAValue]:
+    """Values used in `region` but defined outside it."""
+    return [
+        operand
+        for op in region.walk()
+        for operand in op.operands
+        if not region.is_ancestor(operand.owner)
+    ]
+
+
 def _inline_if(if_op: scf.IfOp, taken: bool) -> None:
     region = if_op.true_region if taken else if_op.false_region
+    dropped = if_op.false_region if taken else if_op.true_region
+    freed = _outside_operands(dropped)
+    _inline_region(if_op, region)
+    for value in freed:
+        _erase_if_dead(value)
+
+
+def _inline_region(if_op: scf.IfOp, region: Region) -> None:
     if not region.blocks:
         Rewriter.erase_op(if_op)
         return
@@ -42,9 +60,13 @@ def _inline_if(if_op: scf.IfOp, taken: bool) -> None:
 
 
 def _erase_if_dead(value: SSAValue) -> None:
+    """Erase the definition of `value` if nothing uses it, then its operands' ones."""
     owner = value.owner
     if isinstance(owner, Operation) and owner.parent is not None and is_trivially_dead(owner):
+        operands = tuple(owner.operands)
         Rewriter.erase_op(owner)
+        for operand in operands:
+            _erase_if_dead(operand)
 
 
 def _fold_user(op: Operation, constant: SSAValue, value: bool) -> list[SSAValue]:
@@ -55,6 +77,7 @@ def _fold_user(op: Operation, constant: SSAValue, value: bool) -> list[SSAValue]
         if value == absorbing:
             op.result.replace_all_uses_with(constant)
             Rewriter.erase_op(op)
+            _erase_if_dead(other)
             return [constant]
         op.result.replace_all_uses_with(other)
         Rewriter.erase_op(op)

@@ -36,7 +36,22 @@ class _BoundBuilder:
     def get(self, value: Value) -> SSAValue:
         if isinstance(value, SSAValue):
             return value
-        return self.emit(arith.ConstantOp(IntegerAttr(value, self.type)))
+        attr = IntegerAttr(value, self.type)
+        if (existing := self._dominating_constant(attr)) is not None:
+            return existing
+        return self.emit(arith.ConstantOp(attr))
+
+    def _dominating_constant(self, attr: IntegerAttr) -> SSAValue | None:
+        """An `arith.constant attr` before the loop or before one of its ancestors."""
+        node: Operation | None = self.loop
+        while node is not None and (block := node.parent_block()) is not None:
+            for op in block.ops:
+                if op is node:
+                    break
+                if isinstance(op, arith.ConstantOp) and op.value == attr:
+                    return op.result
+            node = block.parent_op()
+        return None
 
     def emit(self, op: Operation) -> SSAValue:
         Rewriter.insert_op(op, InsertPoint.before(self.loop))
@@ -82,10 +97,14 @@ class _BoundBuilder:
         if all(v is not None for v in known):
             p, lo, h, st = (v for v in known if v is not None)
             return min(h, lo + -(-(p - lo) // st) * st)
-        distance = self.emit(arith.SubiOp(self.get(point), self.get(lb)))
+        distance = self.get(point) if self.known(lb) == 0 else self.emit(
+            arith.SubiOp(self.get(point), self.get(lb))
+        )
         steps = self.emit(arith.CeilDivUIOp(distance, self.get(step)))
         offset = self.emit(arith.MuliOp(steps, self.get(step)))
-        return self.min(hi, self.emit(arith.AddiOp(self.get(lb), offset)))
+        if self.known(lb) != 0:
+            offset = self.emit(arith.AddiOp(self.get(lb), offset))
+        return self.min(hi, offset)
 
 
 def _same_order_statically(a: SplitPoint, b: SplitPoint) -> bool | None:

@@ -11,7 +11,7 @@ from xdsl.dialects import arith, gpu
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 from xdsl.traits import Pure
 
-_UNIFORM_IDS = (gpu.BlockIdOp, gpu.BlockDimOp, gpu.GridDimOp)
+_UNIFORM_OPS = (arith.ConstantOp, gpu.BlockIdOp, gpu.BlockDimOp, gpu.GridDimOp)
 
 
 def is_block_uniform(value: SSAValue, _depth: int = 0) -> bool:
@@ -22,7 +22,7 @@ def is_block_uniform(value: SSAValue, _depth: int = 0) -> bool:
         return isinstance(value.block.parent_op(), gpu.FuncOp)
     assert isinstance(value, OpResult)
     owner = value.op
-    if isinstance(owner, arith.ConstantOp | _UNIFORM_IDS):
+    if isinstance(owner, _UNIFORM_OPS):
         return True
     if owner.name.startswith("arith.") and owner.has_trait(Pure):
         return all(is_block_uniform(v, _depth + 1) for v in owner.operands)
