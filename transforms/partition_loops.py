@@ -13,6 +13,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from gpu_alloc.dialect.ops import AliasOp, AllocOp
+from gpu_alloc.transforms.constants import constant_before
 from gpu_alloc.transforms.fold_conditions import fold_to_constants
 from gpu_alloc.transforms.iv_conditions import (
     IvComparison,
@@ -36,22 +37,7 @@ class _BoundBuilder:
     def get(self, value: Value) -> SSAValue:
         if isinstance(value, SSAValue):
             return value
-        attr = IntegerAttr(value, self.type)
-        if (existing := self._dominating_constant(attr)) is not None:
-            return existing
-        return self.emit(arith.ConstantOp(attr))
-
-    def _dominating_constant(self, attr: IntegerAttr) -> SSAValue | None:
-        """An `arith.constant attr` before the loop or before one of its ancestors."""
-        node: Operation | None = self.loop
-        while node is not None and (block := node.parent_block()) is not None:
-            for op in block.ops:
-                if op is node:
-                    break
-                if isinstance(op, arith.ConstantOp) and op.value == attr:
-                    return op.result
-            node = block.parent_op()
-        return None
+        return constant_before(self.loop, IntegerAttr(value, self.type))
 
     def emit(self, op: Operation) -> SSAValue:
         Rewriter.insert_op(op, InsertPoint.before(self.loop))
