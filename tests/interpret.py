@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
+from typing import Any
 
+from gpu_alloc.dialect import GpuAlloc
+from gpu_alloc.dialect.ops import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import Builtin, IndexType, ModuleOp, i32
-from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.dialects import arith, func, gpu, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, Builtin, IndexType, MemRefType, ModuleOp, i32
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
 from xdsl.interpreters.arith import ArithFunctions
-from xdsl.interpreters.builtin import BuiltinFunctions, scalar_attr
+from xdsl.interpreters.builtin import BuiltinFunctions, scalar_attr, xtype_for_el_type
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.interpreters.shaped_array import ShapedArray
-from xdsl.interpreters.utils.ptr import TypedPtr
+from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
 from xdsl.parser import Parser
 from xdsl.utils.comparisons import to_signed, to_unsigned
-
-from gpu_alloc.dialect import GpuAlloc
 
 
 @register_impls
@@ -62,7 +72,7 @@ class MoreArith(InterpreterFunctions):
 
 def context() -> Context:
     ctx = Context()
-    for dialect in (Builtin, arith.Arith, func.Func, memref.MemRef, scf.Scf, GpuAlloc):
+    for dialect in (Builtin, arith.Arith, func.Func, gpu.GPU, memref.MemRef, scf.Scf, GpuAlloc):
         ctx.load_dialect(dialect)
     return ctx
 
@@ -71,13 +81,100 @@ def parse(text: str) -> ModuleOp:
     return Parser(context(), text).parse_module()
 
 
-def run(module: ModuleOp, name: str, sizes: Sequence[int], scalars: Sequence[int]) -> list[list[int]]:
+def run(
+    module: ModuleOp, name: str, sizes: Sequence[int], scalars: Sequence[int]
+) -> list[list[int]]:
     """Call `name` with one zeroed i32 buffer per entry of `sizes`, then the index
     `scalars`; returns the buffers' contents."""
     interpreter = Interpreter(module)
-    for functions in (ArithFunctions, BuiltinFunctions, FuncFunctions, MemRefFunctions, ScfFunctions, MoreArith):
+    for functions in (
+        ArithFunctions,
+        BuiltinFunctions,
+        FuncFunctions,
+        MemRefFunctions,
+        ScfFunctions,
+        MoreArith,
+    ):
         interpreter.register_implementations(functions())
     buffers = [ShapedArray(TypedPtr.new([0] * n, xtype=i32), [n]) for n in sizes]
     index_args = [scalar_attr(v, IndexType(), interpreter.index_bitwidth) for v in scalars]
     interpreter.call_op(name, (*buffers, *index_args))
+    return [list(b.data) for b in buffers]
+
+
+@register_impls
+class PerThreadGpu(InterpreterFunctions):
+    """Runs a `gpu.func` body as one thread; private allocations are fresh per run.
+
+    Only for kernels whose threads do not communicate (no shared or heap storage,
+    no barriers): the threads then run one after the other.
+    """
+
+    def __init__(self, lane: int, thread: tuple[int, int, int]):
+        self.lane = lane
+        self.thread = thread
+
+    @impl(gpu.LaneIdOp)
+    def run_lane_id(self, interpreter: Interpreter, op: gpu.LaneIdOp, args: PythonValues):
+        return (scalar_attr(self.lane, IndexType(), interpreter.index_bitwidth),)
+
+    @impl(gpu.ThreadIdOp)
+    def run_thread_id(self, interpreter: Interpreter, op: gpu.ThreadIdOp, args: PythonValues):
+        dim = "xyz".index(str(op.dimension.data))
+        return (scalar_attr(self.thread[dim], IndexType(), interpreter.index_bitwidth),)
+
+    @impl(AllocOp)
+    def run_alloc(self, interpreter: Interpreter, op: AllocOp, args: PythonValues):
+        memref_type = op.memref.type
+        assert isinstance(memref_type, MemRefType)
+        sizes = iter(a.value.data for a in args)
+        shape = [next(sizes) if d == DYNAMIC_INDEX else d for d in memref_type.get_shape()]
+        xtype = xtype_for_el_type(memref_type.get_element_type(), interpreter.index_bitwidth)
+        return (ShapedArray(TypedPtr[Any].zeros(prod(shape), xtype=xtype), shape),)
+
+    @impl(OffsetPointerOp)
+    def run_offset_pointer(self, interpreter: Interpreter, op: OffsetPointerOp, args: PythonValues):
+        backing, offset = args
+        raw = backing.data_ptr.raw
+        return (RawPtr(raw.memory, raw.offset + offset.value.data),)
+
+    @impl(AliasOp)
+    def run_alias(self, interpreter: Interpreter, op: AliasOp, args: PythonValues):
+        pointer, *sizes = args
+        memref_type = op.memref.type
+        assert isinstance(memref_type, MemRefType)
+        dims = iter(a.value.data for a in sizes)
+        shape = [next(dims) if d == DYNAMIC_INDEX else d for d in memref_type.get_shape()]
+        xtype = xtype_for_el_type(memref_type.get_element_type(), interpreter.index_bitwidth)
+        return (ShapedArray(TypedPtr(pointer, xtype=xtype), shape),)
+
+    @impl(DeallocOp)
+    def run_dealloc(self, interpreter: Interpreter, op: DeallocOp, args: PythonValues):
+        return ()
+
+    @impl_terminator(gpu.ReturnOp)
+    def run_return(self, interpreter: Interpreter, op: gpu.ReturnOp, args: PythonValues):
+        return ReturnedValues(()), ()
+
+
+def run_threads(
+    module: ModuleOp, sizes: Sequence[int], scalars: Sequence[int], threads: int
+) -> list[list[int]]:
+    """Run the module's only `gpu.func` for thread ids 0..threads-1 (x), one after the
+    other, on shared zeroed i32 buffers of `sizes`; returns the buffers."""
+    (kernel,) = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]
+    buffers = [ShapedArray(TypedPtr.new([0] * n, xtype=i32), [n]) for n in sizes]
+    for t in range(threads):
+        interpreter = Interpreter(module)
+        for functions in (
+            ArithFunctions(),
+            BuiltinFunctions(),
+            MemRefFunctions(),
+            ScfFunctions(),
+            MoreArith(),
+        ):
+            interpreter.register_implementations(functions)
+        interpreter.register_implementations(PerThreadGpu(t % 32, (t, 0, 0)))
+        index_args = [scalar_attr(v, IndexType(), interpreter.index_bitwidth) for v in scalars]
+        interpreter.run_ssacfg_region(kernel.body, (*buffers, *index_args), "gpu.func")
     return [list(b.data) for b in buffers]

@@ -94,9 +94,7 @@ func.func @f(%out: memref<48xi32>, %total: memref<1xi32>, %lb: index, %ub: index
 
 def _uses_iv(value: SSAValue, iv: SSAValue) -> bool:
     owner = value.owner
-    return value is iv or (
-        isinstance(owner, arith.AddiOp) and any(v is iv for v in owner.operands)
-    )
+    return value is iv or (isinstance(owner, arith.AddiOp) and any(v is iv for v in owner.operands))
 
 
 def _iv_comparisons_left(op: Operation) -> int:
@@ -106,9 +104,7 @@ def _iv_comparisons_left(op: Operation) -> int:
         if isinstance(loop, scf.ForOp):
             iv = loop.body.block.args[0]
             for inner in loop.body.walk():
-                if isinstance(inner, arith.CmpiOp) and any(
-                    _uses_iv(v, iv) for v in inner.operands
-                ):
+                if isinstance(inner, arith.CmpiOp) and any(_uses_iv(v, iv) for v in inner.operands):
                     count += 1
     return count
 
@@ -155,8 +151,7 @@ def test_partitioned_loops_have_no_boundary_test(kernel: Kernel, values: dict[st
     module = parse(kernel.text(values))
     # Unsigned tests are only folded when iv + offset is known non-negative.
     foldable = all(
-        a.predicate in SIGNED or ("lb" in kernel.constant and a.offset >= 0)
-        for a in kernel.atoms
+        a.predicate in SIGNED or ("lb" in kernel.constant and a.offset >= 0) for a in kernel.atoms
     )
     PartitionLoopsPass().apply(Context(), module)
     if foldable:
@@ -164,9 +159,7 @@ def test_partitioned_loops_have_no_boundary_test(kernel: Kernel, values: dict[st
 
 
 def test_unsigned_test_with_a_dynamic_lower_bound_is_left_alone():
-    kernel = Kernel(
-        (Atom("ult", 0, True), Atom("ult", 0, True)), "arith.andi", frozenset()
-    )
+    kernel = Kernel((Atom("ult", 0, True), Atom("ult", 0, True)), "arith.andi", frozenset())
     module = parse(kernel.text({}))
     PartitionLoopsPass().apply(Context(), module)
     assert sum(isinstance(op, scf.ForOp) for op in module.walk()) == 1

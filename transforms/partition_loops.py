@@ -83,8 +83,10 @@ class _BoundBuilder:
         if all(v is not None for v in known):
             p, lo, h, st = (v for v in known if v is not None)
             return min(h, lo + -(-(p - lo) // st) * st)
-        distance = self.get(point) if self.known(lb) == 0 else self.emit(
-            arith.SubiOp(self.get(point), self.get(lb))
+        distance = (
+            self.get(point)
+            if self.known(lb) == 0
+            else self.emit(arith.SubiOp(self.get(point), self.get(lb)))
         )
         steps = self.emit(arith.CeilDivUIOp(distance, self.get(step)))
         offset = self.emit(arith.MuliOp(steps, self.get(step)))

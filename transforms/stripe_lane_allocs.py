@@ -93,9 +93,7 @@ def _striped_type(memref_type: MemRefType, warp_size: int) -> MemRefType:
     shape = list(memref_type.get_shape())
     if shape[-1] != DYNAMIC_INDEX:
         shape[-1] = -(-shape[-1] // warp_size)
-    return MemRefType(
-        memref_type.element_type, shape, memory_space=memref_type.memory_space
-    )
+    return MemRefType(memref_type.element_type, shape, memory_space=memref_type.memory_space)
 
 
 def stripe(alloc: AllocOp, warp_size: int) -> AllocOp:
@@ -111,9 +109,7 @@ def stripe(alloc: AllocOp, warp_size: int) -> AllocOp:
         Rewriter.insert_op(per_lane, at_alloc)
         sizes[-1] = per_lane.result
     alignment = None if alloc.alignment is None else alloc.alignment.value.data
-    striped = AllocOp(
-        alloc.alloc_name, _striped_type(memref_type, warp_size), sizes, alignment
-    )
+    striped = AllocOp(alloc.alloc_name, _striped_type(memref_type, warp_size), sizes, alignment)
     striped.attributes.update(alloc.attributes)
     accesses = [op for op, _ in _lane_accesses(alloc, warp_size)]
     Rewriter.replace_op(alloc, striped)
@@ -160,12 +156,9 @@ class StripeLaneAllocsPass(ModulePass):
                 f"stripe-lane-allocs: warp_size must be positive, got {self.warp_size}"
             )
         candidates = [
-            o
-            for o in op.walk()
-            if isinstance(o, AllocOp) and _is_candidate(o, self.warp_size)
+            o for o in op.walk() if isinstance(o, AllocOp) and _is_candidate(o, self.warp_size)
         ]
         for alloc in candidates:
             _check_stripable(alloc, self.warp_size)
         for alloc in candidates:
             stripe(alloc, self.warp_size)
-
