@@ -10,7 +10,15 @@ from gpu_alloc.dialect import GpuAlloc
 from gpu_alloc.dialect.ops import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from xdsl.context import Context
 from xdsl.dialects import arith, func, gpu, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, Builtin, IndexType, MemRefType, ModuleOp, i32
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    Builtin,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    i32,
+)
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -27,6 +35,7 @@ from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
+from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
@@ -35,35 +44,58 @@ from xdsl.utils.comparisons import to_signed, to_unsigned
 class MoreArith(InterpreterFunctions):
     """The arith ops the passes emit that xDSL 0.75's interpreter lacks."""
 
-    def _ints(self, interpreter: Interpreter, args: PythonValues) -> tuple[int, int, int]:
-        width = interpreter.index_bitwidth
+    def _ints(
+        self, interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> tuple[int, int, int]:
+        result_type = op.results[0].type
+        width = (
+            result_type.width.data
+            if isinstance(result_type, IntegerType)
+            else interpreter.index_bitwidth
+        )
         return args[0].value.data, args[1].value.data, width
 
     @impl(arith.MinSIOp)
     def run_minsi(self, interpreter: Interpreter, op: arith.MinSIOp, args: PythonValues):
-        a, b, w = self._ints(interpreter, args)
-        return (scalar_attr(min(to_signed(a, w), to_signed(b, w)), op.result.type, w),)
+        a, b, w = self._ints(interpreter, op, args)
+        return (
+            scalar_attr(
+                min(to_signed(a, w), to_signed(b, w)), op.result.type, interpreter.index_bitwidth
+            ),
+        )
 
     @impl(arith.MaxSIOp)
     def run_maxsi(self, interpreter: Interpreter, op: arith.MaxSIOp, args: PythonValues):
-        a, b, w = self._ints(interpreter, args)
-        return (scalar_attr(max(to_signed(a, w), to_signed(b, w)), op.result.type, w),)
+        a, b, w = self._ints(interpreter, op, args)
+        return (
+            scalar_attr(
+                max(to_signed(a, w), to_signed(b, w)), op.result.type, interpreter.index_bitwidth
+            ),
+        )
 
     @impl(arith.CeilDivUIOp)
     def run_ceildivui(self, interpreter: Interpreter, op: arith.CeilDivUIOp, args: PythonValues):
-        a, b, w = self._ints(interpreter, args)
+        a, b, w = self._ints(interpreter, op, args)
         quotient = -(-to_unsigned(a, w) // to_unsigned(b, w))
-        return (scalar_attr(quotient, op.result.type, w),)
+        return (scalar_attr(quotient, op.result.type, interpreter.index_bitwidth),)
 
     @impl(arith.DivUIOp)
     def run_divui(self, interpreter: Interpreter, op: arith.DivUIOp, args: PythonValues):
-        a, b, w = self._ints(interpreter, args)
-        return (scalar_attr(to_unsigned(a, w) // to_unsigned(b, w), op.result.type, w),)
+        a, b, w = self._ints(interpreter, op, args)
+        return (
+            scalar_attr(
+                to_unsigned(a, w) // to_unsigned(b, w), op.result.type, interpreter.index_bitwidth
+            ),
+        )
 
     @impl(arith.RemUIOp)
     def run_remui(self, interpreter: Interpreter, op: arith.RemUIOp, args: PythonValues):
-        a, b, w = self._ints(interpreter, args)
-        return (scalar_attr(to_unsigned(a, w) % to_unsigned(b, w), op.result.type, w),)
+        a, b, w = self._ints(interpreter, op, args)
+        return (
+            scalar_attr(
+                to_unsigned(a, w) % to_unsigned(b, w), op.result.type, interpreter.index_bitwidth
+            ),
+        )
 
     @impl(arith.ExtUIOp)
     def run_extui(self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues):

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_alloc.transforms import PartitionLoopsPass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from interpret import parse, run
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.ir import Operation, SSAValue
-
-from gpu_alloc.transforms import PartitionLoopsPass
 
 SIGNED = ("slt", "sle", "sgt", "sge")
 UNSIGNED = ("ult", "ule", "ugt", "uge")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from gpu_alloc.dialect.ops import AliasOp, AllocOp
+from gpu_alloc.transforms import RemoveDeadAllocsPass
 from interpret import parse, run_threads
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-
-from gpu_alloc.dialect.ops import AliasOp, AllocOp
-from gpu_alloc.transforms import RemoveDeadAllocsPass
 
 
 def chain(length: int, read_last: bool, fused: bool) -> str:

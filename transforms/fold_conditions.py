@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gpu_alloc.transforms.iv_conditions import constant_int
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, i1
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
-
-from gpu_alloc.transforms.iv_conditions import constant_int
 
 
 def _bool_constant(value: bool, before: Operation) -> SSAValue:

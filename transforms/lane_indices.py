@@ -8,10 +8,9 @@ size, names an element that belongs to the lane: `index mod warp_size == lane`, 
 
 from __future__ import annotations
 
+from gpu_alloc.transforms.iv_conditions import constant_int
 from xdsl.dialects import arith, gpu
 from xdsl.ir import Operation, SSAValue
-
-from gpu_alloc.transforms.iv_conditions import constant_int
 
 LaneKey = tuple[str, ...]
 """Identifies which lane value an index uses; equal keys mean equal lanes at run time."""

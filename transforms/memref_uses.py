@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum, auto
 
+from gpu_alloc.dialect.ops import AliasOp, DeallocOp, OffsetPointerOp
 from xdsl.dialects import memref
 from xdsl.ir import Operation, SSAValue, Use
-
-from gpu_alloc.dialect.ops import AliasOp, DeallocOp, OffsetPointerOp
 
 
 class UseKind(Enum):

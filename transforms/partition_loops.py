@@ -5,13 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects import arith, gpu, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
-
 from gpu_alloc.dialect.ops import AliasOp, AllocOp
 from gpu_alloc.transforms.constants import constant_before
 from gpu_alloc.transforms.fold_conditions import fold_to_constants
@@ -22,6 +15,12 @@ from gpu_alloc.transforms.iv_conditions import (
     find_iv_comparisons,
 )
 from gpu_alloc.transforms.uniformity import is_block_uniform
+from xdsl.context import Context
+from xdsl.dialects import arith, gpu, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
 
 Value = SSAValue | int
 """A loop bound being computed: an SSA value, or an integer known at compile time."""
@@ -32,7 +31,9 @@ class _BoundBuilder:
 
     def __init__(self, loop: scf.ForOp):
         self.loop = loop
-        self.type: Attribute = loop.lb.type
+        loop_type = loop.lb.type
+        assert isinstance(loop_type, IndexType | IntegerType)
+        self.type: IndexType | IntegerType = loop_type
 
     def get(self, value: Value) -> SSAValue:
         if isinstance(value, SSAValue):
@@ -52,7 +53,7 @@ class _BoundBuilder:
             return a
         if (x := self.known(a)) is not None:
             return x + b
-        return self.emit(arith.AddiOp(a, self.get(b)))
+        return self.emit(arith.AddiOp(self.get(a), self.get(b)))
 
     def min(self, a: Value, b: Value) -> Value:
         if (x := self.known(a)) is not None and (y := self.known(b)) is not None:

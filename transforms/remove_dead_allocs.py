@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_alloc.dialect.ops import AliasOp, AllocOp, MemorySpace, OffsetPointerOp
+from gpu_alloc.transforms.memref_uses import (
+    UseKind,
+    aliases_of_pointer,
+    memref_accesses,
+)
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
@@ -11,13 +17,6 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
-
-from gpu_alloc.dialect.ops import AliasOp, AllocOp, MemorySpace, OffsetPointerOp
-from gpu_alloc.transforms.memref_uses import (
-    UseKind,
-    aliases_of_pointer,
-    memref_accesses,
-)
 
 HEAP_BYTES_ATTR = "gpu_alloc.heap_bytes_per_block"
 """Discardable attribute that `fuse-gpu-allocs` puts on a kernel with a heap backing."""

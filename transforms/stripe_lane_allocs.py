@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_alloc.dialect.ops import AllocOp, MemorySpace
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.transforms.constants import constant_before
+from gpu_alloc.transforms.lane_indices import LaneKey, lane_residue
+from gpu_alloc.transforms.memref_uses import UseKind, memref_accesses
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -17,12 +22,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from gpu_alloc.dialect.ops import AllocOp, MemorySpace
-from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.transforms.constants import constant_before
-from gpu_alloc.transforms.lane_indices import LaneKey, lane_residue
-from gpu_alloc.transforms.memref_uses import UseKind, memref_accesses
 
 Access = memref.LoadOp | memref.StoreOp
 
