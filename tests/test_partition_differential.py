@@ -12,10 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import scf
-from xdsl.passes import ModulePass
-
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.sim.loading import parse_module
 from gpu_alloc.transforms import (
@@ -23,6 +19,9 @@ from gpu_alloc.transforms import (
     RemoveDeadAllocsPass,
     StripeLaneAllocsPass,
 )
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.passes import ModulePass
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 
@@ -202,8 +201,8 @@ builtin.module {
 
 
 def _simulate(
-    text: str, grid: tuple[int, ...], block: tuple[int, ...], scalars=()
-) -> SimulationResult:  # noqa: ANN001
+    text: str, grid: tuple[int, ...], block: tuple[int, ...], scalars: tuple[float, ...]
+) -> SimulationResult:
     return simulate(parse_module(text), grid=grid, block=block, seed=7, scalars=scalars)
 
 
