@@ -35,7 +35,7 @@ def _lane_accesses(alloc: AllocOp, warp_size: int) -> list[tuple[Access, LaneKey
     accesses: list[tuple[Access, LaneKey | None]] = []
     for access in memref_accesses(alloc.memref):
         op = access.op
-        if isinstance(op, memref.LoadOp | memref.StoreOp) and access.value is op.memref:
+        if isinstance(op, memref.LoadOp | memref.StoreOp) and op.memref is alloc.memref:
             index = _last_index(op)
             key = None if index is None else lane_residue(index, warp_size)
             accesses.append((op, key))

@@ -1,4 +1,5 @@
 // RUN: xdsl-opt %s -p stripe-lane-allocs --verify-diagnostics --split-input-file | filecheck %s
+// RUN: not gpu-alloc-opt %s -p stripe-lane-allocs --split-input-file 2>&1 | filecheck %s --check-prefix LOC
 // A private allocation indexed by lane whose other accesses are not lane-local gets a
 // diagnostic naming the access: xDSL 0.75 has no gpu.shuffle for a cross-lane read.
 
@@ -21,6 +22,11 @@ builtin.module {
     }) {sym_name = "k"} : () -> ()
   }) : () -> ()
 }
+
+// The driver stops at the first error and prints it at the load's location.
+// LOC:      stripe-lane-allocs-invalid.mlir:19:7: error: cannot stripe private allocation 'r' across the lanes of a warp: this load reads
+// LOC-NEXT:       %x = memref.load %r[%next] : memref<64xf32, 5 : i32>
+// LOC-NOT:  error
 
 // CHECK: cannot stripe private allocation 'r' across the lanes of a warp: this load reads an element of another lane (its index is not the lane id plus a multiple of 32); a cross-lane read needs gpu.shuffle, which xDSL 0.75 does not define
 
