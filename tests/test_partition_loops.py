@@ -36,6 +36,7 @@ class Kernel:
     atoms: tuple[Atom, Atom]
     combine: str  # arith.andi or arith.ori for the scf.if condition
     constant: frozenset[str]  # which of lb, ub, step, n, m are compile-time constants
+    extra: Atom | None = None  # a third test (against n) inside the scf.if's then-branch
 
     def text(self, values: dict[str, int]) -> str:
         lines: list[str] = []
@@ -57,11 +58,25 @@ class Kernel:
             lhs, rhs = (x, names[bound]) if atom.iv_on_left else (names[bound], x)
             body.append(f"%a{i} = arith.cmpi {atom.predicate}, {lhs}, {rhs} : index")
             conds.append(f"%a{i}")
+        then_branch = ["  %one = arith.constant 1 : i32", "  scf.yield %one : i32"]
+        if self.extra is not None:
+            x = "%iv"
+            if self.extra.offset:
+                x = "%x2"
+                body.append(f"%k2 = arith.constant {self.extra.offset} : index")
+                body.append("%x2 = arith.addi %iv, %k2 : index")
+            operands = (x, names["n"]) if self.extra.iv_on_left else (names["n"], x)
+            then_branch = [
+                f"  %a2 = arith.cmpi {self.extra.predicate}, {operands[0]}, {operands[1]} : index",
+                "  %five = arith.constant 5 : i32",
+                "  %one = arith.constant 1 : i32",
+                "  %e = arith.select %a2, %five, %one : i32",
+                "  scf.yield %e : i32",
+            ]
         body += [
             f"%both = {self.combine} %a0, %a1 : i1",
             "%v = scf.if %both -> (i32) {",
-            "  %one = arith.constant 1 : i32",
-            "  scf.yield %one : i32",
+            *then_branch,
             "} else {",
             "  %two = arith.constant 2 : i32",
             "  scf.yield %two : i32",
@@ -120,6 +135,13 @@ kernels = st.builds(
     combine=st.sampled_from(("arith.andi", "arith.ori")),
     constant=st.frozensets(st.sampled_from(("lb", "ub", "step", "n", "m"))),
 )
+kernels_with_a_nested_test = st.builds(
+    Kernel,
+    atoms=st.tuples(atoms, atoms),
+    combine=st.sampled_from(("arith.andi", "arith.ori")),
+    constant=st.frozensets(st.sampled_from(("lb", "ub", "step", "n", "m"))),
+    extra=atoms,
+)
 bounds = st.fixed_dictionaries(
     {
         "lb": st.integers(0, 20),
@@ -132,8 +154,9 @@ bounds = st.fixed_dictionaries(
 
 
 @settings(max_examples=80, deadline=None)
-@given(kernels, bounds)
+@given(kernels | kernels_with_a_nested_test, bounds)
 def test_partitioned_loop_computes_the_same(kernel: Kernel, values: dict[str, int]):
+    """A third split point (the nested test) is not folded, but must stay correct."""
     text = kernel.text(values)
     args = [values[k] for k in ("lb", "ub", "step", "n", "m")]
     # iv + offset must stay a valid index of %out: only the bounds' own iterations run.
