@@ -106,18 +106,31 @@ def _same_order_statically(a: SplitPoint, b: SplitPoint) -> bool | None:
     return None
 
 
-def _key(point: SplitPoint) -> tuple[int, int, bool]:
+SplitKey = tuple[int, int, bool]
+"""Equal for split points that are equal by construction (same bound value)."""
+
+
+def _key(point: SplitPoint) -> SplitKey:
     return (id(point.bound), point.addend, point.unsigned)
+
+
+def _representable(point: SplitPoint, loop_type: IndexType | IntegerType) -> bool:
+    """False if a constant split point does not fit the loop's type (never split there)."""
+    bound = constant_int(point.bound)
+    if bound is None:
+        return True
+    width = 64 if isinstance(loop_type, IndexType) else loop_type.width.data
+    return -(1 << (width - 1)) <= bound + point.addend < (1 << (width - 1))
 
 
 @dataclass
 class _Part:
-    """One copy of the loop over `[lb, ub)`, where comparison with split key k holds
-    iff `truth[k]` is true for prefix comparisons (false for suffix ones)."""
+    """One copy of the loop over `[lb, ub)`; `iv_below[k]` says whether all of its
+    iterations are below split point `k` (or all at or above it)."""
 
     lb: Value
     ub: Value
-    iv_below: dict[tuple[int, int, bool], bool]
+    iv_below: dict[SplitKey, bool]
 
 
 def _yields_storage(loop: scf.ForOp) -> bool:
@@ -193,13 +206,16 @@ class _Partitioner:
         return self.created
 
 
-def _suffix_key(comparisons: Sequence[IvComparison]) -> tuple[int, int, bool] | None:
+def _suffix_key(comparisons: Sequence[IvComparison]) -> SplitKey | None:
     return next((_key(c.split) for c in comparisons if not c.prefix), None)
 
 
 def partition_loop(loop: scf.ForOp) -> list[scf.ForOp] | None:
     """Split `loop` at up to two split points; returns the new loops, or None."""
-    comparisons = find_iv_comparisons(loop)
+    loop_type = loop.lb.type
+    if not isinstance(loop_type, IndexType | IntegerType):
+        return None
+    comparisons = [c for c in find_iv_comparisons(loop) if _representable(c.split, loop_type)]
     points: list[SplitPoint] = []
     for comparison in comparisons:
         if _key(comparison.split) not in (_key(p) for p in points) and len(points) < 2:

@@ -223,3 +223,28 @@ func.func @two_dynamic_splits(%out: memref<?xi32>, %lo: index, %hi: index, %n: i
 // CHECK-NEXT: memref.store %b, %out[%i_3] : memref<?xi32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return
+
+// -----
+
+// iv <= INT64_MAX would split at INT64_MAX + 1, which index cannot hold: the loop is
+// left alone rather than split at a wrapped bound.
+func.func @unrepresentable_split(%out: memref<16xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %max = arith.constant 9223372036854775807 : index
+  scf.for %i = %c0 to %c16 step %c1 {
+    %le = arith.cmpi sle, %i, %max : index
+    %z = arith.constant 7 : i32
+    %y = arith.constant 9 : i32
+    %s = arith.select %le, %z, %y : i32
+    memref.store %s, %out[%i] : memref<16xi32>
+  }
+  func.return
+}
+
+// CHECK:      %max = arith.constant 9223372036854775807 : index
+// CHECK-NEXT: scf.for %i = %c0 to %c16 step %c1 {
+// CHECK-NEXT:   %le = arith.cmpi sle, %i, %max : index
+// CHECK:      }
+// CHECK-NEXT: func.return
