@@ -14,7 +14,7 @@ from gpu_alloc.transforms.iv_conditions import (
     constant_int,
     find_iv_comparisons,
 )
-from gpu_alloc.transforms.uniformity import is_block_uniform
+from gpu_alloc.transforms.kernel_ir import ThreadDependence, contains_barrier
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
@@ -140,17 +140,19 @@ def _yields_storage(loop: scf.ForOp) -> bool:
     )
 
 
-def _has_barrier(loop: scf.ForOp) -> bool:
-    return any(isinstance(op, gpu.BarrierOp) for op in loop.walk())
-
-
 def _partitionable(loop: scf.ForOp, points: Sequence[SplitPoint]) -> bool:
     if _yields_storage(loop):
         return False
-    if _has_barrier(loop):
+    if contains_barrier(loop):
         # Every thread must reach the same barrier ops: only split where all agree.
+        kernel = loop.parent_op()
+        while kernel is not None and not isinstance(kernel, gpu.FuncOp):
+            kernel = kernel.parent_op()
+        if kernel is None:
+            return False
+        depends_on_thread = ThreadDependence(kernel)
         values = [loop.lb, loop.ub, loop.step, *(p.bound for p in points)]
-        return all(is_block_uniform(v) for v in values)
+        return not any(depends_on_thread(v) for v in values)
     return True
 
 
