@@ -33,7 +33,7 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace, OffsetPo
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
-from gpu_alloc.lowering.memref_sizes import static_byte_size
+from gpu_alloc.memref_sizes import static_byte_size
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
 from gpu_alloc.lowering.llvm_extras import FPToSIOp, FPToUIOp, UIToFPOp
-from gpu_alloc.lowering.memref_sizes import static_byte_size
+from gpu_alloc.memref_sizes import static_byte_size
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, gpu, llvm, memref
 from xdsl.dialects.builtin import (

@@ -34,18 +34,17 @@ from dataclasses import dataclass, field
 
 from gpu_alloc.dialect import AliasOp, AllocOp, MemorySpace, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport, format_report
 from gpu_alloc.transforms.kernel_ir import (
     BLOCK_UNIFORM_OPS,
     THREAD_ID_OPS,
     ThreadDependence,
-    element_bytes,
     enclosing_ops,
     kernel_name,
     kernels,
     next_power_of_two,
-    static_byte_size,
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT

@@ -10,19 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xdsl.dialects import gpu, memref, scf
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    FixedBitwidthType,
-    IndexType,
-    MemRefType,
-    ModuleOp,
-    UnitAttr,
-)
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
-
-INDEX_BYTES = 8
-"""Bytes of an `index` element in memory (64-bit NVPTX)."""
 
 THREAD_ID_OPS: tuple[type[Operation], ...] = (gpu.ThreadIdOp, gpu.LaneIdOp, gpu.GlobalIdOp)
 """Ops whose value differs between the threads of one block."""
@@ -61,27 +51,6 @@ def kernels(module: ModuleOp) -> Iterator[gpu.FuncOp]:
 
 def kernel_name(kernel: gpu.FuncOp) -> str:
     return kernel.sym_name.data
-
-
-def element_bytes(element_type: Attribute) -> int | None:
-    """Bytes of one element in memory, or None for types this project cannot size."""
-    if isinstance(element_type, IndexType):
-        return INDEX_BYTES
-    if isinstance(element_type, FixedBitwidthType):
-        return element_type.size
-    return None
-
-
-def static_byte_size(memref_type: MemRefType) -> int | None:
-    """Bytes of a memref with a static shape, None if some dimension is dynamic."""
-    elem = element_bytes(memref_type.get_element_type())
-    assert elem is not None
-    size = elem
-    for dim in memref_type.get_shape():
-        if dim == DYNAMIC_INDEX:
-            return None
-        size *= dim
-    return size
 
 
 def next_power_of_two(n: int) -> int:
