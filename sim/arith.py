@@ -191,7 +191,9 @@ def _select(op: Operation, args: list[Value]) -> Value:
 
 
 def _constant(op: Operation, args: list[Value]) -> Value:
-    value = op.properties.get("value") or op.attributes.get("value")
+    value = op.properties.get("value")
+    if value is None:
+        value = op.attributes.get("value")
     dtype = _result_dtype(op)
     if isinstance(value, IntegerAttr):
         return dtype.type(_wrap(value.value.data, dtype))

@@ -18,40 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.universe import Universe
-from xdsl.utils.exceptions import ParseError
-
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
-from gpu_alloc.tools.diagnostics import first_unverified_op, format_op_error, format_span, parse_with_locations
+from gpu_alloc.sim.loading import load_module
 
 RACE_EXIT_CODE = 3
-
-
-def make_context() -> Context:
-    """A context with every dialect xDSL and its plugins (this package included) know."""
-    ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
-    return ctx
-
-
-def load_module(path: str) -> ModuleOp:
-    """Parses and verifies an MLIR file; errors come out as one-line diagnostics."""
-    try:
-        source = Path(path).read_bytes()
-    except OSError as error:
-        raise SimulationError(f"{path}: cannot read: {error.strerror}") from None
-    try:
-        module, source_map = parse_with_locations(make_context(), source, path)
-    except ParseError as error:
-        raise SimulationError(format_span(error.span, error.msg)) from None
-    if failure := first_unverified_op(module):
-        op, error = failure
-        raise SimulationError(format_op_error(source_map, op, str(error))) from None
-    return module
 
 
 def _sizes(text: str) -> list[int]:
