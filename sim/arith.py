@@ -42,8 +42,9 @@ def _signed_div(a: Value, b: Value) -> Value:
     safe_b = np.where(b == 0, 1, b)
     quotient = np.floor_divide(a, safe_b)
     remainder = a - quotient * safe_b
-    adjust = (remainder != 0) & ((remainder < 0) != (safe_b < 0))
-    return quotient + adjust
+    # Floor and truncation differ when the division is inexact and the signs differ.
+    adjust = (remainder != 0) & ((a < 0) != (safe_b < 0))
+    return quotient + adjust.astype(quotient.dtype)
 
 
 def _unsigned_op(fn: Callable[[Value, Value], Value]) -> Callable[[Operation, list[Value]], Value]:
