@@ -291,7 +291,8 @@ class MemoryOps:
         for value, size, stride in zip(indices, view.shape, view.strides, strict=True):
             index = self.env[value]
             active = index if mask is None or np.ndim(index) == 0 else index[mask]
-            if np.any(active < 0) or np.any(active >= size):
+            # One unsigned comparison catches both negative and too-large indices.
+            if (np.asarray(active).view(np.uint64) >= size).any():
                 self._out_of_bounds(view, indices, mask, verb)
             element = element + index * stride
         return view.byte_offset + element * view.dtype.itemsize
