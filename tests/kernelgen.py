@@ -36,6 +36,8 @@ class FuncSpec:
     """The scalar kernel argument holding the size, when it is dynamic."""
     stages: tuple[int, int]
     """First and last barrier stage in which the Func is live."""
+    allocated_in_loop: bool = False
+    """Its `gpu_alloc.alloc` is inside a block-level loop (not at the kernel entry)."""
 
     @property
     def nbytes(self) -> int:
@@ -106,7 +108,7 @@ def _plans(draw: st.DrawFn) -> _Plan:
     # The block-level structure: stages, some grouped into loops.
     stages: list[_Stage] = []
     loops: list[_Loop] = []
-    for _ in range(draw(st.integers(2, 4))):
+    for _ in range(draw(st.integers(2, 5))):
         if draw(st.booleans()) and draw(st.booleans()):
             loop = _Loop(draw(st.integers(1, 3)), [])
             for _ in range(draw(st.integers(2, 3))):
@@ -115,28 +117,31 @@ def _plans(draw: st.DrawFn) -> _Plan:
             loops.append(loop)
         else:
             stages.append(_Stage(len(stages), None))
-    n_funcs = draw(st.integers(2, 6))
+    n_funcs = draw(st.integers(2, 8))
+    # Funcs are made in stage order, so that later ones can read earlier ones.
+    defined_at = sorted(
+        draw(st.lists(st.integers(0, len(stages) - 1), min_size=n_funcs, max_size=n_funcs))
+    )
     funcs: list[tuple[int, str, int, bool]] = []
-    defined_at: list[int] = []
-    for f in range(n_funcs):
-        space = draw(st.sampled_from([3, 3, 1]))
+    for f, stage in enumerate(defined_at):
+        space = draw(st.sampled_from([3, 3, 3, 1]))
         element = draw(st.sampled_from(ELEMENT_TYPES))
         size = draw(st.integers(1, 100))
-        dynamic = draw(st.integers(0, 3)) == 0
+        dynamic = draw(st.integers(0, 4)) == 0
         funcs.append((space, element, size, dynamic))
-        # Funcs are made in stage order, so that later ones can read earlier ones.
-        low = defined_at[-1] if defined_at else 0
-        stage = draw(st.integers(low, len(stages) - 1))
-        defined_at.append(stage)
-        readable = [g for g in range(f) if defined_at[g] < stage and _may_read(stages, defined_at[g], stage)]
-        stages[stage].writes.append(_Write(f, _draw_sources(draw, readable)))
+        earlier = [g for g in range(f) if defined_at[g] < stage]
+        sources = _draw_sources(draw, _recent_first(draw, earlier, defined_at, stage))
+        if earlier and draw(st.integers(0, 3)) > 0 and earlier[-1] not in {g for g, _, _ in sources}:
+            # Mostly a chain, like a stencil pipeline: read the latest earlier Func.
+            sources.append((earlier[-1], draw(st.sampled_from([1, 3, 5])), draw(st.integers(0, 7))))
+        stages[stage].writes.append(_Write(f, sources))
         loop = stages[stage].loop
         if loop is not None and draw(st.booleans()) and not funcs[f][3]:
             stages[stage].allocs_here.append(f)
     _add_updates(draw, stages, loops, defined_at)
     last = len(stages)
-    readable = [g for g in range(n_funcs) if _may_read(stages, defined_at[g], last)]
-    readable = [g for g in readable if not _allocated_in_loop(stages, g)] or readable
+    readable = [g for g in range(n_funcs) if not _allocated_in_loop(stages, g)] or list(range(n_funcs))
+    readable = _recent_first(draw, readable, defined_at, last)
     output_sources = _draw_sources(draw, readable, at_least_one=True)
     # A Func allocated inside a loop must not be read after it.
     for g, _, _ in output_sources:
@@ -160,9 +165,13 @@ def _hoist_if_read_outside(stages: list[_Stage], func: int, reader: _Stage) -> N
             stage.allocs_here.remove(func)
 
 
-def _may_read(stages: list[_Stage], defined: int, reader: int) -> bool:
-    """A Func made in stage `defined` may be read in stage `reader` (> defined)."""
-    return defined < reader
+def _recent_first(draw: st.DrawFn, readable: list[int], defined_at: list[int], stage: int) -> list[int]:
+    """Mostly the Funcs of the last two stages, so that lifetimes are short and
+    packings can reuse bytes; sometimes any earlier Func (a long lifetime)."""
+    recent = [g for g in readable if defined_at[g] >= stage - 2]
+    if recent and draw(st.integers(0, 3)) > 0:
+        return recent
+    return readable
 
 
 def _draw_sources(
@@ -433,6 +442,7 @@ def _build(plan: _Plan) -> GeneratedKernel:
     scalars = {f: plan.funcs[f][2] for f in range(len(plan.funcs)) if plan.funcs[f][3]}
     text, _ = _emit(plan, scalars)
     intervals = _live_stages(plan)
+    in_loop = {f for stage in plan.stages for f in stage.allocs_here}
     funcs = tuple(
         FuncSpec(
             name=f"f{f}",
@@ -441,6 +451,7 @@ def _build(plan: _Plan) -> GeneratedKernel:
             size=size,
             size_argument=f"n{f}" if dynamic else None,
             stages=intervals[f],
+            allocated_in_loop=f in in_loop,
         )
         for f, (space, element, size, dynamic) in enumerate(plan.funcs)
     )
