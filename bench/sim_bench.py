@@ -15,7 +15,6 @@ import argparse
 import time
 
 import numpy as np
-
 from gpu_alloc.sim.launch import simulate
 from gpu_alloc.sim.loading import parse_module
 
@@ -50,7 +49,9 @@ def stencil_chain(blocks_x: int, blocks_y: int) -> str:
     ]
     for k in range(1, STAGES + 1):
         n = TILE + 1 - k
-        lines.append(f'      %f{k} = "gpu_alloc.alloc"() <{{name = "f{k}"}}> : () -> memref<{n}x{n}xi32, 3 : i32>')
+        lines.append(
+            f'      %f{k} = "gpu_alloc.alloc"() <{{name = "f{k}"}}> : () -> memref<{n}x{n}xi32, 3 : i32>'
+        )
     for k in range(1, STAGES + 2):
         n = TILE + 1 - k  # the extent written in this stage (out: OUT_TILE)
         lines += [
@@ -73,7 +74,9 @@ def stencil_chain(blocks_x: int, blocks_y: int) -> str:
                 "        %s = arith.addi %a, %b : i32",
             ]
             if k <= STAGES:
-                lines.append(f"        memref.store %s, %f{k}[%ty, %tx] : memref<{n}x{n}xi32, 3 : i32>")
+                lines.append(
+                    f"        memref.store %s, %f{k}[%ty, %tx] : memref<{n}x{n}xi32, 3 : i32>"
+                )
             else:
                 lines.append(f"        memref.store %s, %out[%gy, %gx] : {out_type}")
         lines.append("      }")
@@ -100,7 +103,7 @@ def reference(image: np.ndarray, blocks_x: int, blocks_y: int) -> np.ndarray:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Simulator throughput on a stencil chain.")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--blocks-x", type=int, default=2)
     parser.add_argument("--blocks-y", type=int, default=2)
@@ -118,10 +121,14 @@ def main() -> None:
     correct = np.array_equal(arrays["out"], reference(arrays["in"], *grid))
     best = min(times)
     blocks = options.blocks_x * options.blocks_y
-    print(f"stencil chain: {STAGES} stages, {blocks} blocks x {TILE * TILE} threads, race checking on")
+    print(
+        f"stencil chain: {STAGES} stages, {blocks} blocks x {TILE * TILE} threads, race checking on"
+    )
     print(f"  result matches numpy: {correct}; races: {len(result.races)}")
     print(f"  thread-steps: {result.thread_steps}")
-    print(f"  best of {options.repeat}: {best:.3f} s  ({result.thread_steps / best:,.0f} thread-steps/s)")
+    print(
+        f"  best of {options.repeat}: {best:.3f} s  ({result.thread_steps / best:,.0f} thread-steps/s)"
+    )
     if not correct or result.races:
         raise SystemExit(1)
 

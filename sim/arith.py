@@ -10,11 +10,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
-from xdsl.ir import Attribute, Operation
-
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import numpy_dtype
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr
+from xdsl.ir import Attribute, Operation
 
 Value = Any
 """A numpy scalar (the same value in every thread) or an array with one lane per thread."""

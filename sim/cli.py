@@ -29,7 +29,9 @@ def _sizes(text: str) -> list[int]:
     try:
         sizes = [int(part) for part in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected X[,Y,Z] positive integers, got '{text}'") from None
+        raise argparse.ArgumentTypeError(
+            f"expected X[,Y,Z] positive integers, got '{text}'"
+        ) from None
     if not 1 <= len(sizes) <= 3 or any(s < 1 for s in sizes):
         raise argparse.ArgumentTypeError(f"expected X[,Y,Z] positive integers, got '{text}'")
     return sizes
@@ -39,7 +41,9 @@ def _scalars(text: str) -> list[float]:
     try:
         return [float(part) for part in text.split(",") if part]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got '{text}'") from None
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated numbers, got '{text}'"
+        ) from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -90,7 +94,10 @@ def main(args: Sequence[str] | None = None) -> None:
         )
         sys.exit(report(result, options.out))
     except SimulationError as error:
-        print(f"gpu-alloc-sim: error: {error}" if "error:" not in str(error) else str(error), file=sys.stderr)
+        print(
+            f"gpu-alloc-sim: error: {error}" if "error:" not in str(error) else str(error),
+            file=sys.stderr,
+        )
         sys.exit(error.exit_code)
     except (KeyboardInterrupt, BrokenPipeError):
         sys.exit(1)

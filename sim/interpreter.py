@@ -14,9 +14,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import gpu, memref, scf
-from xdsl.ir import Block, Operation, Region, SSAValue
-
 from gpu_alloc.sim.arith import ARITH_OPS
 from gpu_alloc.sim.control_flow import (
     Mask,
@@ -30,6 +27,8 @@ from gpu_alloc.sim.control_flow import (
 from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError
 from gpu_alloc.sim.memory_ops import MemoryOps
 from gpu_alloc.sim.state import BlockState, LaunchState
+from xdsl.dialects import gpu, scf
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 Value = Any
 Handler = Callable[[Operation, Mask], None]
@@ -159,7 +158,9 @@ class BlockInterpreter:
             self._reconvergence[region] = reconvergence_points(region)
         return self._reconvergence[region][block]
 
-    def _branch_targets(self, terminator: Operation, mask: Mask) -> list[tuple[Block, list[Value], Mask]]:
+    def _branch_targets(
+        self, terminator: Operation, mask: Mask
+    ) -> list[tuple[Block, list[Value], Mask]]:
         """The groups of threads a `cf` terminator sends on, each with its block args."""
         env = self.env
         if terminator.name == "cf.br":
@@ -244,7 +245,8 @@ class BlockInterpreter:
             then_results = self._run_region(op.true_region, [], then_mask)
             else_results = self._run_region(op.false_region, [], else_mask) if has_else else []
             results = [
-                self._merge(then_mask, t, e) for t, e in zip(then_results, else_results, strict=True)
+                self._merge(then_mask, t, e)
+                for t, e in zip(then_results, else_results, strict=True)
             ]
         for result, value in zip(op.results, results, strict=True):
             self.env[result] = value
@@ -276,7 +278,13 @@ class BlockInterpreter:
             env[result] = value
 
     def _divergent_for(
-        self, op: scf.ForOp, lower: Value, upper: Value, step: Value, carried: list[Value], mask: Mask
+        self,
+        op: scf.ForOp,
+        lower: Value,
+        upper: Value,
+        step: Value,
+        carried: list[Value],
+        mask: Mask,
     ) -> list[Value]:
         """A loop whose trip count differs between threads: each thread iterates while
         its own induction variable is below its own bound."""
@@ -323,7 +331,9 @@ class BlockInterpreter:
             self.env[result] = value
 
 
-def _merge_arrivals(arrived: list[tuple[list[Value], Mask]], n_threads: int) -> tuple[list[Value], Mask]:
+def _merge_arrivals(
+    arrived: list[tuple[list[Value], Mask]], n_threads: int
+) -> tuple[list[Value], Mask]:
     """Joins the thread groups that reached one block: their masks and block args."""
     arguments, mask = arrived[0]
     for other_arguments, other_mask in arrived[1:]:
@@ -337,5 +347,3 @@ def _merge_arrivals(arrived: list[tuple[list[Value], Mask]], n_threads: int) -> 
             mask = None if combined.all() else combined
     return arguments, mask
 
-
-__all__ = ["BlockInterpreter", "memref"]

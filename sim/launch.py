@@ -14,6 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from gpu_alloc.dialect import memory_space_of
+from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.sim.interpreter import BlockInterpreter
+from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
+from gpu_alloc.sim.state import LaunchState, Race
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -25,12 +30,6 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
 )
 from xdsl.ir import Attribute
-
-from gpu_alloc.dialect import memory_space_of
-from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.sim.interpreter import BlockInterpreter
-from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
-from gpu_alloc.sim.state import LaunchState, Race
 
 HEAP_BYTES_ATTRIBUTE = "gpu_alloc.heap_bytes_per_block"
 RANDOM_INT_RANGE = (-64, 64)
@@ -107,9 +106,7 @@ def simulate(
             for y in range(grid3[1]):
                 for x in range(grid3[0]):
                     interpreter.run_block((x, y, z), values)
-    arguments = [
-        ArgumentResult(name, _contents(view), view.type_string) for name, view in results
-    ]
+    arguments = [ArgumentResult(name, _contents(view), view.type_string) for name, view in results]
     return SimulationResult(
         func.sym_name.data,
         arguments,
@@ -186,7 +183,9 @@ def _random_memref(name: str, memref_type: MemRefType, rng: np.random.Generator)
     if space not in (None, 0, 1):
         raise SimulationError(f"kernel argument %{name} : {memref_type} must be in space 0 or 1")
     if isinstance(memref_type.layout, StridedLayoutAttr):
-        raise SimulationError(f"kernel argument %{name} : {memref_type} must have the identity layout")
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} must have the identity layout"
+        )
     dtype = numpy_dtype(memref_type.element_type)
     array = _random_array(shape, dtype, memref_type.element_type, rng)
     arena = Arena(name, space or 0, array.nbytes)

@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.universe import Universe
-from xdsl.utils.exceptions import ParseError
-
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.tools.diagnostics import (
     first_unverified_op,
@@ -16,6 +11,10 @@ from gpu_alloc.tools.diagnostics import (
     format_span,
     parse_with_locations,
 )
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import ParseError
 
 
 def make_context() -> Context:

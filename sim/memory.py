@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.sim.races import AccessLog
 from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
@@ -20,9 +22,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
 )
 from xdsl.ir import Attribute
-
-from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.sim.races import AccessLog
 
 
 def numpy_dtype(element_type: Attribute) -> np.dtype:

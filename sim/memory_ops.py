@@ -12,19 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    DenseIntOrFPElementsAttr,
-    MemRefType,
-    ModuleOp,
-    SymbolRefAttr,
-)
-from xdsl.ir import Attribute, Operation, SSAValue
-
 from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp, memory_space_of
 from gpu_alloc.sim.control_flow import Mask, uniform_int
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
@@ -36,10 +26,29 @@ from gpu_alloc.sim.memory import (
     read_elements,
     write_elements,
 )
-from gpu_alloc.sim.state import AgentNamer
+from gpu_alloc.sim.state import AgentNamer, BlockState, LaunchState
+from xdsl.dialects import gpu, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    MemRefType,
+    ModuleOp,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 
-if TYPE_CHECKING:
-    from gpu_alloc.sim.interpreter import BlockInterpreter
+
+class ExecutionContext(Protocol):
+    """What the memory ops need of the interpreter running a block."""
+
+    launch: LaunchState
+    kernel: gpu.FuncOp
+    env: dict[SSAValue, Any]
+    n_threads: int
+    block_state: BlockState
+
+    def thread_triple(self, lane: int) -> tuple[int, int, int]: ...
+
 
 Value = Any
 
@@ -55,7 +64,7 @@ class Pointer:
 class MemoryOps:
     """Memory op handlers of a `BlockInterpreter`."""
 
-    def __init__(self, interpreter: BlockInterpreter):
+    def __init__(self, interpreter: ExecutionContext):
         self.interpreter = interpreter
         self.launch = interpreter.launch
         self.namer = AgentNamer(self.launch.grid, self.launch.block)
@@ -99,7 +108,9 @@ class MemoryOps:
             raise SimulationError(f"{what} differs between the threads of a block; not supported")
         return result
 
-    def _shape(self, memref_type: Attribute, sizes: Sequence[SSAValue], mask: Mask, what: str) -> tuple[int, ...]:
+    def _shape(
+        self, memref_type: Attribute, sizes: Sequence[SSAValue], mask: Mask, what: str
+    ) -> tuple[int, ...]:
         assert isinstance(memref_type, MemRefType)
         dynamic = iter(sizes)
         shape = tuple(
@@ -111,7 +122,12 @@ class MemoryOps:
         return shape
 
     def _new_view(
-        self, name: str, memref_type: Attribute, shape: tuple[int, ...], per_thread: bool, shared_by_blocks: bool = False
+        self,
+        name: str,
+        memref_type: Attribute,
+        shape: tuple[int, ...],
+        per_thread: bool,
+        shared_by_blocks: bool = False,
     ) -> tuple[Arena, MemRefView]:
         assert isinstance(memref_type, MemRefType)
         dtype = numpy_dtype(memref_type.element_type)
@@ -127,7 +143,9 @@ class MemoryOps:
         view = MemRefView(arena, offset, shape, identity_strides(shape), dtype, name)
         return arena, view
 
-    def _fresh_block_storage(self, op: Operation, name: str, space: int, mask: Mask, sizes: Sequence[SSAValue]) -> None:
+    def _fresh_block_storage(
+        self, op: Operation, name: str, space: int, mask: Mask, sizes: Sequence[SSAValue]
+    ) -> None:
         result = op.results[0]
         shape = self._shape(result.type, sizes, mask, f"'{name}'")
         if space == 5 or space not in (1, 3):
@@ -154,7 +172,9 @@ class MemoryOps:
         shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
         existing = self.launch.shared_by_blocks.get(op)
         if existing is None:
-            arena, view = self._new_view(name, op.memref.type, shape, per_thread=False, shared_by_blocks=True)
+            arena, view = self._new_view(
+                name, op.memref.type, shape, per_thread=False, shared_by_blocks=True
+            )
             self.launch.shared_by_blocks[op] = arena
             self.interpreter.block_state.track(arena)
         else:
@@ -191,11 +211,15 @@ class MemoryOps:
         memref_type = global_op.type
         space = memory_space_of(memref_type) or 0
         block_state = self.interpreter.block_state
-        cache: dict[Any, Arena] = block_state.globals if space == 3 else self.launch.shared_by_blocks
+        cache: dict[Any, Arena] = (
+            block_state.globals if space == 3 else self.launch.shared_by_blocks
+        )
         shape = memref_type.get_shape()
         arena = cache.get(name)
         if arena is None:
-            arena, _ = self._new_view(name, memref_type, shape, per_thread=False, shared_by_blocks=space != 3)
+            arena, _ = self._new_view(
+                name, memref_type, shape, per_thread=False, shared_by_blocks=space != 3
+            )
             _initialise(arena, global_op)
             cache[name] = arena
             block_state.track(arena)
@@ -216,7 +240,9 @@ class MemoryOps:
         assert isinstance(pointer, Pointer)
         name = op.alias_name.data
         shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"alias '{name}'")
-        self.env[op.memref] = self._carve(pointer.backing, pointer.byte_offset, op.memref.type, shape, name, mask)
+        self.env[op.memref] = self._carve(
+            pointer.backing, pointer.byte_offset, op.memref.type, shape, name, mask
+        )
 
     def _view(self, op: Operation, mask: Mask) -> None:
         assert isinstance(op, memref.ViewOp)
@@ -227,7 +253,13 @@ class MemoryOps:
         self.env[op.result] = self._carve(source, start, op.result.type, shape, name, mask)
 
     def _carve(
-        self, backing: MemRefView, start: int | np.ndarray, memref_type: Attribute, shape: tuple[int, ...], name: str, mask: Mask
+        self,
+        backing: MemRefView,
+        start: int | np.ndarray,
+        memref_type: Attribute,
+        shape: tuple[int, ...],
+        name: str,
+        mask: Mask,
     ) -> MemRefView:
         """A contiguous view at byte `start` of `backing`; it must lie inside it."""
         assert isinstance(memref_type, MemRefType)
@@ -254,11 +286,18 @@ class MemoryOps:
         steps = self._mixed(op.static_strides.get_values(), op.strides, mask, "subview stride")
         for offset, size, step, extent in zip(offsets, sizes, steps, source.shape, strict=True):
             if size > 0 and (offset < 0 or offset + (size - 1) * step >= extent):
-                raise MemoryAccessError(f"memref.subview of '{source.name}' reaches past its shape {source.shape}")
-        start = source.byte_offset + sum(
-            o * s for o, s in zip(offsets, source.strides, strict=True)
-        ) * source.dtype.itemsize
-        dims = [(size, step * stride) for size, step, stride in zip(sizes, steps, source.strides, strict=True)]
+                raise MemoryAccessError(
+                    f"memref.subview of '{source.name}' reaches past its shape {source.shape}"
+                )
+        start = (
+            source.byte_offset
+            + sum(o * s for o, s in zip(offsets, source.strides, strict=True))
+            * source.dtype.itemsize
+        )
+        dims = [
+            (size, step * stride)
+            for size, step, stride in zip(sizes, steps, source.strides, strict=True)
+        ]
         result_type = op.result.type
         assert isinstance(result_type, MemRefType)
         rank = len(result_type.get_shape())
@@ -267,12 +306,21 @@ class MemoryOps:
             dims.pop(unit)
         name = op.result.name_hint or source.name
         self.env[op.result] = MemRefView(
-            source.arena, start, tuple(d for d, _ in dims), tuple(s for _, s in dims), source.dtype, name
+            source.arena,
+            start,
+            tuple(d for d, _ in dims),
+            tuple(s for _, s in dims),
+            source.dtype,
+            name,
         )
 
-    def _mixed(self, static: Sequence[int], dynamic: Sequence[SSAValue], mask: Mask, what: str) -> list[int]:
+    def _mixed(
+        self, static: Sequence[int], dynamic: Sequence[SSAValue], mask: Mask, what: str
+    ) -> list[int]:
         values = iter(dynamic)
-        return [self._uniform(next(values), mask, what) if s == DYNAMIC_INDEX else s for s in static]
+        return [
+            self._uniform(next(values), mask, what) if s == DYNAMIC_INDEX else s for s in static
+        ]
 
     def _cast(self, op: Operation, mask: Mask) -> None:
         self.env[op.results[0]] = self.env[op.operands[0]]
@@ -285,7 +333,9 @@ class MemoryOps:
 
     # ---- loads and stores --------------------------------------------------------------
 
-    def _addresses(self, view: MemRefView, indices: Sequence[SSAValue], mask: Mask, verb: str) -> Value:
+    def _addresses(
+        self, view: MemRefView, indices: Sequence[SSAValue], mask: Mask, verb: str
+    ) -> Value:
         """Byte address of the element each thread accesses (a scalar when uniform)."""
         element = np.int64(0)
         for value, size, stride in zip(indices, view.shape, view.strides, strict=True):
@@ -297,7 +347,9 @@ class MemoryOps:
             element = element + index * stride
         return view.byte_offset + element * view.dtype.itemsize
 
-    def _out_of_bounds(self, view: MemRefView, indices: Sequence[SSAValue], mask: Mask, verb: str) -> None:
+    def _out_of_bounds(
+        self, view: MemRefView, indices: Sequence[SSAValue], mask: Mask, verb: str
+    ) -> None:
         n = self.interpreter.n_threads
         values = [np.broadcast_to(np.asarray(self.env[v]), (n,)) for v in indices]
         bad = np.zeros(n, np.bool_)
@@ -343,7 +395,9 @@ class MemoryOps:
         self._record(view, addresses, lanes, is_write=True)
         write_elements(view.arena, addresses, np.ascontiguousarray(values))
 
-    def _record(self, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, is_write: bool) -> None:
+    def _record(
+        self, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, is_write: bool
+    ) -> None:
         arena = view.arena
         if arena.interval_log is None:
             return

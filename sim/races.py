@@ -108,7 +108,9 @@ class AccessLog:
         if shared is not None:
             bytes_, first, second = shared
             return Conflict(
-                int(bytes_[0]), Access(int(first[0]), True, func), Access(int(second[0]), True, func)
+                int(bytes_[0]),
+                Access(int(first[0]), True, func),
+                Access(int(second[0]), True, func),
             )
         return None
 

@@ -32,7 +32,7 @@ class Race:
     def describe(self) -> str:
         where = _SPACE_NAMES.get(self.space, f"space {self.space}")
         if self.across_blocks:
-            context = f"two blocks of one launch, no barrier can order them"
+            context = "two blocks of one launch, no barrier can order them"
         else:
             context = f"block {self.block}, barrier interval {self.interval}"
         return (
@@ -99,7 +99,12 @@ class LaunchState:
         return arena
 
     def report(
-        self, arena: Arena, conflict: Conflict, block: BlockState, across_blocks: bool, who: "AgentNamer"
+        self,
+        arena: Arena,
+        conflict: Conflict,
+        block: BlockState,
+        across_blocks: bool,
+        who: AgentNamer,
     ) -> None:
         self.race_count += 1
         key = (

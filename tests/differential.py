@@ -15,14 +15,13 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.sim.launch import SimulationResult, simulate
+from gpu_alloc.sim.loading import make_context, parse_module
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
-
-from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.sim.launch import SimulationResult, simulate
-from gpu_alloc.sim.loading import make_context, parse_module
 
 GPU_ALLOC_PASSES = (
     "fuse-gpu-allocs",
@@ -105,7 +104,9 @@ def run(module: ModuleOp, launch: Launch, seed: int = 0) -> SimulationResult:
     )
 
 
-def check_pipeline(text: str, launch: Launch, pipeline: Sequence[str], seed: int = 0) -> PipelineRun:
+def check_pipeline(
+    text: str, launch: Launch, pipeline: Sequence[str], seed: int = 0
+) -> PipelineRun:
     """Asserts that `pipeline` keeps the kernel's results and adds no race."""
     after = apply_pipeline(text, pipeline)
     if after.applied:  # with every pass a stub, the module is the input itself
@@ -126,12 +127,16 @@ def assert_same_behaviour(
     _assert_same_results(run(before, launch, seed), run(after, launch, seed), label)
 
 
-def _assert_same_results(baseline: SimulationResult, transformed: SimulationResult, label: str) -> None:
+def _assert_same_results(
+    baseline: SimulationResult, transformed: SimulationResult, label: str
+) -> None:
     assert transformed.digests() == baseline.digests(), (
         f"{label} changed the kernel's results: {_differences(baseline, transformed)}"
     )
     if not baseline.races:
-        assert not transformed.races, f"{label} introduced a race: {transformed.races[0].describe()}"
+        assert not transformed.races, (
+            f"{label} introduced a race: {transformed.races[0].describe()}"
+        )
 
 
 def _differences(before: SimulationResult, after: SimulationResult) -> str:
@@ -145,7 +150,9 @@ def _differences(before: SimulationResult, after: SimulationResult) -> str:
             changed.append(f"'{argument.name}' is now {other.dtype}{list(other.shape)}")
         elif (other != argument.array).any():
             count = int((other != argument.array).sum())
-            changed.append(f"'{argument.name}' differs in {count} of {argument.array.size} elements")
+            changed.append(
+                f"'{argument.name}' differs in {count} of {argument.array.size} elements"
+            )
     return "; ".join(changed) or "argument lists differ"
 
 

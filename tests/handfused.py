@@ -14,7 +14,9 @@ _ALLOC = re.compile(
 )
 
 
-def fuse_shared(text: str, offsets: dict[str, int], backing_bytes: int, flatten: bool = False) -> str:
+def fuse_shared(
+    text: str, offsets: dict[str, int], backing_bytes: int, flatten: bool = False
+) -> str:
     """Places each named space-3 Func at its byte offset in one `shared_alloc`."""
     backing_type = f"memref<{backing_bytes}xi8, 3 : i32>"
     lines: list[str] = []
@@ -24,7 +26,12 @@ def fuse_shared(text: str, offsets: dict[str, int], backing_bytes: int, flatten:
         if match is None or match["name"] not in offsets:
             lines.append(line)
             continue
-        indent, value, name, memref_type = match["indent"], match["value"], match["name"], match["type"]
+        indent, value, name, memref_type = (
+            match["indent"],
+            match["value"],
+            match["name"],
+            match["type"],
+        )
         if not backing_made:
             lines.append(
                 f'{indent}%shared_alloc = "gpu_alloc.alloc"() <{{name = "shared_alloc", '
@@ -63,7 +70,12 @@ def fuse_heap(
         if match is None or match["name"] not in offsets:
             lines.append(line)
             continue
-        indent, value, name, memref_type = match["indent"], match["value"], match["name"], match["type"]
+        indent, value, name, memref_type = (
+            match["indent"],
+            match["value"],
+            match["name"],
+            match["type"],
+        )
         if not backing_made:
             lines.extend(indent + s for s in _heap_backing(per_block_bytes, slice_per_block))
             backing_made = True

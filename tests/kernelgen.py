@@ -131,7 +131,11 @@ def _plans(draw: st.DrawFn) -> _Plan:
         funcs.append((space, element, size, dynamic))
         earlier = [g for g in range(f) if defined_at[g] < stage]
         sources = _draw_sources(draw, _recent_first(draw, earlier, defined_at, stage))
-        if earlier and draw(st.integers(0, 3)) > 0 and earlier[-1] not in {g for g, _, _ in sources}:
+        if (
+            earlier
+            and draw(st.integers(0, 3)) > 0
+            and earlier[-1] not in {g for g, _, _ in sources}
+        ):
             # Mostly a chain, like a stencil pipeline: read the latest earlier Func.
             sources.append((earlier[-1], draw(st.sampled_from([1, 3, 5])), draw(st.integers(0, 7))))
         stages[stage].writes.append(_Write(f, sources))
@@ -140,7 +144,9 @@ def _plans(draw: st.DrawFn) -> _Plan:
             stages[stage].allocs_here.append(f)
     _add_updates(draw, stages, loops, defined_at)
     last = len(stages)
-    readable = [g for g in range(n_funcs) if not _allocated_in_loop(stages, g)] or list(range(n_funcs))
+    readable = [g for g in range(n_funcs) if not _allocated_in_loop(stages, g)] or list(
+        range(n_funcs)
+    )
     readable = _recent_first(draw, readable, defined_at, last)
     output_sources = _draw_sources(draw, readable, at_least_one=True)
     # A Func allocated inside a loop must not be read after it.
@@ -165,7 +171,9 @@ def _hoist_if_read_outside(stages: list[_Stage], func: int, reader: _Stage) -> N
             stage.allocs_here.remove(func)
 
 
-def _recent_first(draw: st.DrawFn, readable: list[int], defined_at: list[int], stage: int) -> list[int]:
+def _recent_first(
+    draw: st.DrawFn, readable: list[int], defined_at: list[int], stage: int
+) -> list[int]:
     """Mostly the Funcs of the last two stages, so that lifetimes are short and
     packings can reuse bytes; sometimes any earlier Func (a long lifetime)."""
     recent = [g for g in readable if defined_at[g] >= stage - 2]
@@ -180,7 +188,9 @@ def _draw_sources(
     if not readable:
         return []
     chosen = draw(
-        st.lists(st.sampled_from(readable), min_size=1 if at_least_one else 0, max_size=3, unique=True)
+        st.lists(
+            st.sampled_from(readable), min_size=1 if at_least_one else 0, max_size=3, unique=True
+        )
     )
     return [(g, draw(st.sampled_from([1, 3, 5])), draw(st.integers(0, 7))) for g in chosen]
 
@@ -200,7 +210,9 @@ def _add_updates(
             continue
         written_here = {w.func for w in stage.writes}
         readable = [
-            g for g in range(len(defined_at)) if defined_at[g] < stage.index and g != target and g not in written_here
+            g
+            for g in range(len(defined_at))
+            if defined_at[g] < stage.index and g != target and g not in written_here
         ]
         stage.writes.append(_Write(target, _draw_sources(draw, readable), update=True))
         # Nothing else in this stage may read the accumulator.
@@ -305,7 +317,12 @@ def _emit_alloc(e: _Emitter, plan: _Plan, f: int, sizes: list[str]) -> None:
 
 
 def _emit_reads(
-    e: _Emitter, plan: _Plan, index: str, sources: list[tuple[int, int, int]], sizes: list[str], target: str
+    e: _Emitter,
+    plan: _Plan,
+    index: str,
+    sources: list[tuple[int, int, int]],
+    sizes: list[str],
+    target: str,
 ) -> list[str]:
     values: list[str] = []
     for g, multiplier, offset in sources:
@@ -322,7 +339,9 @@ def _emit_reads(
     return values
 
 
-def _emit_write(e: _Emitter, plan: _Plan, write: _Write, sizes: list[str], iteration: str | None) -> None:
+def _emit_write(
+    e: _Emitter, plan: _Plan, write: _Write, sizes: list[str], iteration: str | None
+) -> None:
     space, element, size, dynamic = plan.funcs[write.func]
     memref_type = _memref_type(space, element, size, dynamic)
     i = e.fresh()
@@ -350,7 +369,9 @@ def _emit_write(e: _Emitter, plan: _Plan, write: _Write, sizes: list[str], itera
     e.emit("}")
 
 
-def _emit_stage(e: _Emitter, plan: _Plan, stage: _Stage, sizes: list[str], iteration: str | None) -> None:
+def _emit_stage(
+    e: _Emitter, plan: _Plan, stage: _Stage, sizes: list[str], iteration: str | None
+) -> None:
     e.emit(f"// stage {stage.index}")
     for f in stage.allocs_here:
         _emit_alloc(e, plan, f, sizes)
@@ -373,8 +394,12 @@ def _emit(plan: _Plan, scalars: dict[int, int]) -> tuple[str, int]:
     # Linear thread and block ids.
     names = "xyz"
     for d in range(3):
-        e.emit(f'%t{names[d]} = "gpu.thread_id"() <{{dimension = #gpu<dim {names[d]}>}}> : () -> index')
-        e.emit(f'%b{names[d]} = "gpu.block_id"() <{{dimension = #gpu<dim {names[d]}>}}> : () -> index')
+        e.emit(
+            f'%t{names[d]} = "gpu.thread_id"() <{{dimension = #gpu<dim {names[d]}>}}> : () -> index'
+        )
+        e.emit(
+            f'%b{names[d]} = "gpu.block_id"() <{{dimension = #gpu<dim {names[d]}>}}> : () -> index'
+        )
     bx, by = (plan.block + (1, 1))[:2]
     gx, gy = (plan.grid + (1, 1))[:2]
     e.emit(f"%tyz = arith.muli %tz, {e.const(by)} : index")
@@ -386,7 +411,9 @@ def _emit(plan: _Plan, scalars: dict[int, int]) -> tuple[str, int]:
     e.emit(f"%byzx = arith.muli %byz1, {e.const(gx)} : index")
     e.emit("%bid = arith.addi %byzx, %bx : index")
     e.emit(f"%in_base = arith.muli %bid, {e.const(37)} : index")
-    sizes = [f"%n{f}" if plan.funcs[f][3] else e.const(plan.funcs[f][2]) for f in range(len(plan.funcs))]
+    sizes = [
+        f"%n{f}" if plan.funcs[f][3] else e.const(plan.funcs[f][2]) for f in range(len(plan.funcs))
+    ]
     in_loop = {f for s in plan.stages for f in s.allocs_here}
     for f in range(len(plan.funcs)):
         if f not in in_loop:

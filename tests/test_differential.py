@@ -13,8 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from differential import (
     GPU_ALLOC_PASSES,
     Launch,
@@ -26,6 +24,7 @@ from differential import (
 )
 from gpu_alloc.sim.loading import parse_module
 from handfused import fuse_heap, fuse_shared
+from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,8 +54,15 @@ def _launch_of_test_kernel(path: Path) -> Launch:
 
 
 def _all_kernels() -> list[tuple[str, Path, Launch]]:
-    cases = [(f"examples/{p.name}", p, EXAMPLE_LAUNCHES[p.name]) for p in sorted(EXAMPLES.glob("*.mlir")) if p.name in EXAMPLE_LAUNCHES]
-    cases += [(f"sim_kernels/{p.name}", p, _launch_of_test_kernel(p)) for p in sorted(TEST_KERNELS.glob("*.mlir"))]
+    cases = [
+        (f"examples/{p.name}", p, EXAMPLE_LAUNCHES[p.name])
+        for p in sorted(EXAMPLES.glob("*.mlir"))
+        if p.name in EXAMPLE_LAUNCHES
+    ]
+    cases += [
+        (f"sim_kernels/{p.name}", p, _launch_of_test_kernel(p))
+        for p in sorted(TEST_KERNELS.glob("*.mlir"))
+    ]
     return cases
 
 
@@ -74,9 +80,7 @@ def test_kernel_is_race_free_to_begin_with(label: str, path: Path, launch: Launc
     assert result.races == [], result.races[0].describe()
 
 
-@pytest.mark.parametrize(
-    "pipeline", [*pipelines(), *XDSL_PIPELINES], ids=lambda p: ",".join(p)
-)
+@pytest.mark.parametrize("pipeline", [*pipelines(), *XDSL_PIPELINES], ids=lambda p: ",".join(p))
 @pytest.mark.parametrize(("label", "path", "launch"), KERNELS, ids=[k[0] for k in KERNELS])
 def test_pipeline_keeps_results(label: str, path: Path, launch: Launch, pipeline: tuple[str, ...]):
     check_pipeline(path.read_text(), launch, pipeline)
@@ -88,7 +92,9 @@ def test_xdsl_passes_really_rewrite_the_kernels():
     after = apply_pipeline(text, ("canonicalize", "cse"))
     assert after.applied == ("canonicalize", "cse")
     assert str(after.module) != str(parse_module(text))
-    check_pipeline(text, _launch_of_test_kernel(TEST_KERNELS / "dynamic_private.mlir"), ("canonicalize", "cse"))
+    check_pipeline(
+        text, _launch_of_test_kernel(TEST_KERNELS / "dynamic_private.mlir"), ("canonicalize", "cse")
+    )
 
 
 def test_between_fuse_and_flatten_xdsl_cleanups_keep_results():
@@ -137,7 +143,9 @@ def test_wrong_stencil_fusion_is_caught_as_a_race(flatten: bool):
     """f1 and f2 are both live in stage 1: at one offset, stage 1 reads f1 while
     other threads overwrite it through f2."""
     fused = fuse_shared(STENCIL, {"f1": 0, "f2": 0, "f3": 484}, 808, flatten=flatten)
-    with pytest.raises(AssertionError, match="hand fusion (changed the kernel's results|introduced a race)"):
+    with pytest.raises(
+        AssertionError, match="hand fusion (changed the kernel's results|introduced a race)"
+    ):
         _same(STENCIL, fused, STENCIL_LAUNCH)
     result = run(parse_module(fused), STENCIL_LAUNCH)
     names = {frozenset(r.funcs) for r in result.races}

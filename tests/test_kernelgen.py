@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
-
 from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.sim.loading import parse_module
 from handfused import fuse_shared
+from hypothesis import HealthCheck, given, settings
 from kernelgen import FuncSpec, GeneratedKernel, kernels
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -34,7 +33,10 @@ def test_metadata_matches_the_text(kernel: GeneratedKernel):
     for func in kernel.funcs:
         extent = "?" if func.size_argument else str(func.size)
         memref_type = f"memref<{extent}x{func.element}, {func.space} : i32>"
-        alloc = re.search(rf'%{func.name} = "gpu_alloc.alloc"\(.*\) <{{name = "{func.name}"}}> : .* -> (.*)', kernel.text)
+        alloc = re.search(
+            rf'%{func.name} = "gpu_alloc.alloc"\(.*\) <{{name = "{func.name}"}}> : .* -> (.*)',
+            kernel.text,
+        )
         assert alloc is not None and alloc[1] == memref_type
         first, last = func.stages
         assert 0 <= first <= last < kernel.n_stages
@@ -64,8 +66,12 @@ def test_funcs_whose_stages_do_not_overlap_may_share_bytes(kernel: GeneratedKern
     """The stage intervals are right: a fusion that reuses bytes only between Funcs
     with disjoint intervals keeps the results and adds no race."""
     funcs = [
-        f for f in kernel.funcs if f.space == 3 and f.size_argument is None and not f.allocated_in_loop
+        f
+        for f in kernel.funcs
+        if f.space == 3 and f.size_argument is None and not f.allocated_in_loop
     ]
     offsets, size = pack_by_metadata(funcs)
     fused = fuse_shared(kernel.text, offsets, max(size, 1))
-    assert_same_behaviour(parse_module(kernel.text), parse_module(fused), launch_of(kernel), "packing")
+    assert_same_behaviour(
+        parse_module(kernel.text), parse_module(fused), launch_of(kernel), "packing"
+    )

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from gpu_alloc.sim.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,10 +25,16 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 
 def test_prints_a_digest_line_per_memref_argument_and_saves_them(tmp_path: Path, capsys):
-    code, out, err = run_cli([MIXED, "--grid", "4", "--block", "64", "--out", str(tmp_path)], capsys)
+    code, out, err = run_cli(
+        [MIXED, "--grid", "4", "--block", "64", "--out", str(tmp_path)], capsys
+    )
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert [line.split()[:2] for line in lines] == [["in8", "148xi8"], ["in16", "72xi16"], ["out", "68xi16"]]
+    assert [line.split()[:2] for line in lines] == [
+        ["in8", "148xi8"],
+        ["in16", "72xi16"],
+        ["out", "68xi16"],
+    ]
     for line in lines:
         name, _, digest = line.split()
         array = np.load(tmp_path / f"{name}.npy")
@@ -74,14 +79,17 @@ def test_race_exits_3_naming_the_funcs(tmp_path: Path, capsys):
     code, out, err = run_cli([write(tmp_path, RACY), "--grid", "1", "--block", "8"], capsys)
     assert code == 3
     assert out.startswith("out 8xi32 sha256=")
-    assert re.search(r"race on shared memory 'f1' byte \d+ \(block \(0, 0, 0\), barrier interval 0\): "
-                     r"thread \(\d, 0, 0\) writes 'f1' and thread \(\d, 0, 0\) reads 'f1'", err)
+    assert re.search(
+        r"race on shared memory 'f1' byte \d+ \(block \(0, 0, 0\), barrier interval 0\): "
+        r"thread \(\d, 0, 0\) writes 'f1' and thread \(\d, 0, 0\) reads 'f1'",
+        err,
+    )
 
 
 def test_divergent_barrier_exits_4(tmp_path: Path, capsys):
     text = RACY.replace(
         "      %r = arith.subi",
-        '      %low = arith.cmpi ult, %t, %c7 : index\n'
+        "      %low = arith.cmpi ult, %t, %c7 : index\n"
         '      scf.if %low {\n        "gpu.barrier"() : () -> ()\n      }\n      %r = arith.subi',
     )
     code, out, err = run_cli([write(tmp_path, text), "--grid", "1", "--block", "8"], capsys)
@@ -135,7 +143,10 @@ def test_bad_grid_is_a_usage_error(capsys):
 def test_installed_script_runs():
     script = Path(sys.executable).parent / "gpu-alloc-sim"
     result = subprocess.run(
-        [str(script), MIXED, "--grid", "4", "--block", "64"], capture_output=True, text=True, check=False
+        [str(script), MIXED, "--grid", "4", "--block", "64"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert len(result.stdout.splitlines()) == 3

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gpu_alloc.sim.errors import BarrierDivergenceError, MemoryAccessError
 from gpu_alloc.sim.launch import simulate
 from gpu_alloc.sim.loading import parse_module
@@ -201,7 +200,9 @@ def test_barrier_in_divergent_code_is_reported():
         "gpu.barrier"() : () -> ()
       }
 """
-    with pytest.raises(BarrierDivergenceError, match=r"reached by 32 of 64 threads of block \(0, 0, 0\)"):
+    with pytest.raises(
+        BarrierDivergenceError, match=r"reached by 32 of 64 threads of block \(0, 0, 0\)"
+    ):
         run(kernel(body))
 
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.sim.loading import load_module, parse_module
@@ -22,7 +21,9 @@ def arrays(result: SimulationResult) -> dict[str, np.ndarray]:
 
 
 def test_stencil_chain_matches_numpy():
-    result = simulate(load_module(str(EXAMPLES / "stencil_chain.mlir")), grid=(8, 8), block=(16, 16))
+    result = simulate(
+        load_module(str(EXAMPLES / "stencil_chain.mlir")), grid=(8, 8), block=(16, 16)
+    )
     values = arrays(result)
     image, out = values["in"], values["out"]
     expected = np.zeros((64, 64), np.int32)
@@ -213,5 +214,8 @@ builtin.module {
   }) : () -> ()
 }
 """
-    with pytest.raises(MemoryAccessError, match=r"'f' \(4xi32\) covers bytes \[8, 24\) of 'backing', which has 20 bytes"):
+    with pytest.raises(
+        MemoryAccessError,
+        match=r"'f' \(4xi32\) covers bytes \[8, 24\) of 'backing', which has 20 bytes",
+    ):
         simulate(parse_module(text), grid=(1,), block=(1,))
