@@ -346,4 +346,3 @@ def _merge_arrivals(
             combined = mask | other_mask
             mask = None if combined.all() else combined
     return arguments, mask
-
