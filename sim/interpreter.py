@@ -99,6 +99,8 @@ class BlockInterpreter:
             if semantics is not None:
                 env[op.results[0]] = semantics(op, [env[o] for o in op.operands])
                 continue
+            if name == "builtin.unregistered":
+                name = op.op_name.data  # pyright: ignore[reportAttributeAccessIssue]
             handler = handlers.get(name)
             if handler is None:
                 self.launch.thread_steps += steps

@@ -37,6 +37,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+DYNAMIC_SHARED_BYTES = 48 * 1024
+"""What `gpu.dynamic_shared_memory` provides: CUDA's default dynamic shared limit."""
+
+DYNAMIC_SHARED_KEY = "<dynamic shared memory>"
+
 
 class ExecutionContext(Protocol):
     """What the memory ops need of the interpreter running a block."""
@@ -87,6 +92,8 @@ class MemoryOps:
             "memref.view": self._view,
             "memref.subview": self._subview,
             "memref.cast": self._cast,
+            "memref.memory_space_cast": self._cast,
+            "gpu.dynamic_shared_memory": self._dynamic_shared_memory,
             "memref.dim": self._dim,
             "memref.dealloc": _no_op,
             "memref.get_global": self._get_global,
@@ -161,8 +168,11 @@ class MemoryOps:
         assert isinstance(op, AllocOp)
         name = op.alloc_name.data
         space = op.space
-        backs_pointers = any(isinstance(use.operation, OffsetPointerOp) for use in op.memref.uses)
-        if space == 1 and backs_pointers:
+        # A backing: what offset_pointers (before flatten-aliases) or views (after) carve.
+        is_backing = any(
+            isinstance(use.operation, OffsetPointerOp | memref.ViewOp) for use in op.memref.uses
+        )
+        if space == 1 and is_backing:
             self._launch_backing(op, name, mask)
         else:
             self._fresh_block_storage(op, name, space, mask, op.dynamic_sizes)
@@ -199,6 +209,19 @@ class MemoryOps:
         shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
         _, view = self._new_view(name, op.memref.type, shape, per_thread=True)
         self.env[op.memref] = view
+
+    def _dynamic_shared_memory(self, op: Operation, mask: Mask) -> None:
+        """The block's dynamic shared memory: its size is a launch parameter, which the
+        simulator does not know, so it provides the default CUDA limit."""
+        block_state = self.interpreter.block_state
+        arena = block_state.globals.get(DYNAMIC_SHARED_KEY)
+        if arena is None:
+            arena = self.launch.new_arena("dynamic shared memory", 3, DYNAMIC_SHARED_BYTES, False)
+            block_state.globals[DYNAMIC_SHARED_KEY] = arena
+            block_state.track(arena)
+        self.env[op.results[0]] = MemRefView(
+            arena, 0, (DYNAMIC_SHARED_BYTES,), (1,), np.dtype(np.int8), arena.name
+        )
 
     def _get_global(self, op: Operation, mask: Mask) -> None:
         assert isinstance(op, memref.GetGlobalOp)

@@ -118,3 +118,21 @@ def _heap_backing(per_block_bytes: int, slice_per_block: bool) -> list[str]:
         *block_id,
         "%heap_slice = arith.muli %heap_bid, %heap_per_block : index",
     ]
+
+
+def lower_shared_backing(
+    fused: str, backing_bytes: int, symbol: str = "kernel__shared_alloc"
+) -> str:
+    """lower-gpu-allocs' form of a static shared backing: a space-3 `memref.global`
+    in the gpu.module, read with `memref.get_global` (input: `fuse_shared`'s output)."""
+    backing_type = f"memref<{backing_bytes}xi8, 3 : i32>"
+    alloc = re.compile(r'^(\s*)%shared_alloc = "gpu_alloc.alloc"\(\).*$', re.MULTILINE)
+    lowered = alloc.sub(
+        rf"\1%shared_alloc = memref.get_global @{symbol} : {backing_type}", fused, count=1
+    )
+    global_op = (
+        f'    "memref.global"() <{{sym_name = "{symbol}", sym_visibility = "private", '
+        f"type = {backing_type}, initial_value, alignment = 16 : i64}}> : () -> ()\n"
+    )
+    head, func, tail = lowered.partition('    "gpu.func"()')
+    return head + global_op + func + tail

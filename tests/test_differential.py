@@ -23,7 +23,7 @@ from differential import (
     run,
 )
 from gpu_alloc.sim.loading import parse_module
-from handfused import fuse_heap, fuse_shared
+from handfused import fuse_heap, fuse_shared, lower_shared_backing
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
 
@@ -188,3 +188,17 @@ def test_heap_fusion_right_and_wrong():
         _same(text, fuse_heap(text, {"h1": 0, "h2": 0}, 512), launch)
     with pytest.raises(AssertionError, match="introduced a race: .*two blocks of one launch"):
         _same(text, fuse_heap(text, {"h1": 0, "h2": 512}, 1024, slice_per_block=False), launch)
+
+
+def test_lowered_shared_backing_keeps_results_and_races():
+    """The form lower-gpu-allocs emits (a space-3 memref.global per kernel, one copy
+    per block): a right fusion keeps the results, a wrong one still races."""
+    right = lower_shared_backing(
+        fuse_shared(STENCIL, {"f2": 0, "f1": 400, "f3": 400}, 884, flatten=True), 884
+    )
+    assert "memref.get_global @kernel__shared_alloc" in right
+    _same(STENCIL, right, STENCIL_LAUNCH)
+    wrong = lower_shared_backing(
+        fuse_shared(STENCIL, {"f1": 0, "f2": 0, "f3": 484}, 808, flatten=True), 808
+    )
+    assert run(parse_module(wrong), STENCIL_LAUNCH).races

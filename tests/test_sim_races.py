@@ -249,3 +249,28 @@ def test_masked_off_threads_do_not_access_memory():
       }
 """
     assert run(kernel(body)).races == []
+
+
+def test_dynamic_shared_memory_is_per_block_and_race_checked():
+    """lower-gpu-allocs' dynamic shared form: gpu.dynamic_shared_memory (unregistered
+    in xDSL), cast to space 3, then views of it."""
+    body = """
+      %base = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %dyn = "memref.memory_space_cast"(%base) : (memref<?xi8, #gpu.address_space<workgroup>>) -> memref<?xi8, 3 : i32>
+      %n = arith.constant 256 : index
+      %s = memref.view %dyn[%c0][] : memref<?xi8, 3 : i32> to memref<64xi32, 3 : i32>
+      %again = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %dyn2 = "memref.memory_space_cast"(%again) : (memref<?xi8, #gpu.address_space<workgroup>>) -> memref<?xi8, 3 : i32>
+      %s2 = memref.view %dyn2[%c0][] : memref<?xi8, 3 : i32> to memref<64xi32, 3 : i32>
+      %bxi = arith.index_cast %bx : index to i32
+      memref.store %bxi, %s[%t] : memref<64xi32, 3 : i32>
+      {barrier}
+      %r = arith.subi %c63, %t : index
+      %v = memref.load %s2[%r] : memref<64xi32, 3 : i32>
+      memref.store %v, %out[%t] : memref<64xi32>
+"""
+    ordered = run(kernel(body.replace("{barrier}", '"gpu.barrier"() : () -> ()')), grid=2)
+    assert ordered.races == []
+    assert ordered.arguments[0].array.tolist() == [1] * 64  # the last block's values
+    racy = run(kernel(body.replace("{barrier}", "")), grid=2)
+    assert [r.funcs for r in racy.races] == [("s", "s2")]
