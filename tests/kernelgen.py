@@ -35,7 +35,10 @@ class FuncSpec:
     size_argument: str | None
     """The scalar kernel argument holding the size, when it is dynamic."""
     stages: tuple[int, int]
-    """First and last barrier stage in which the Func is live."""
+    """First and last barrier stage in which the Func is live. Stage k is the code
+    between the k-th and (k+1)-th `gpu.barrier` in textual order (a loop body's
+    stages counted once); a Func used inside a loop and made before it is live up to
+    the loop's last stage. Two Funcs may share bytes only if their intervals are disjoint."""
     allocated_in_loop: bool = False
     """Its `gpu_alloc.alloc` is inside a block-level loop (not at the kernel entry)."""
 
@@ -149,15 +152,7 @@ def _plans(draw: st.DrawFn) -> _Plan:
     )
     readable = _recent_first(draw, readable, defined_at, last)
     output_sources = _draw_sources(draw, readable, at_least_one=True)
-    # A Func allocated inside a loop must not be read after it.
-    for g, _, _ in output_sources:
-        for stage in stages:
-            if g in stage.allocs_here:
-                stage.allocs_here.remove(g)
-    for stage in stages:
-        for write in stage.writes:
-            for g, _, _ in write.sources:
-                _hoist_if_read_outside(stages, g, stage)
+    _hoist_allocs_used_outside_their_loop(stages, output_sources)
     return _Plan(block, grid, funcs, stages, loops, output_sources)
 
 
@@ -165,10 +160,21 @@ def _allocated_in_loop(stages: list[_Stage], func: int) -> bool:
     return any(func in s.allocs_here for s in stages)
 
 
-def _hoist_if_read_outside(stages: list[_Stage], func: int, reader: _Stage) -> None:
+def _hoist_allocs_used_outside_their_loop(
+    stages: list[_Stage], output_sources: list[tuple[int, int, int]]
+) -> None:
+    """A Func allocated inside a loop body must be used only inside that loop."""
+    loop_of_use: dict[int, set[int | None]] = {}
     for stage in stages:
-        if func in stage.allocs_here and stage.loop != reader.loop:
-            stage.allocs_here.remove(func)
+        for write in stage.writes:
+            for g in [write.func, *(g for g, _, _ in write.sources)]:
+                loop_of_use.setdefault(g, set()).add(stage.loop)
+    for g, _, _ in output_sources:
+        loop_of_use.setdefault(g, set()).add(None)
+    for stage in stages:
+        stage.allocs_here = [
+            f for f in stage.allocs_here if loop_of_use.get(f, set()) == {stage.loop}
+        ]
 
 
 def _recent_first(
