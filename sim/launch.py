@@ -2,9 +2,10 @@
 
 Memref arguments (static shape, space 0 or 1) get seeded random values of their
 element type, each from its own generator so that adding an argument (a lowered heap
-backing) does not change the others. A `memref<?xi8, 1>` argument of a kernel that
-carries `gpu_alloc.heap_bytes_per_block` is the lowered heap backing: the simulator
-allocates `heap_bytes_per_block` bytes per block, zero-filled, shared by all blocks.
+backing) does not change the others. A `memref<?xi8, 1>` argument is a lowered heap backing:
+the simulator allocates `gpu_alloc.heap_bytes_per_block` (an attribute of the kernel)
+bytes per block, zero-filled, shared by all blocks; without the attribute the buffer
+grows to cover every view of it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
+    i8,
 )
 from xdsl.ir import Attribute
 
@@ -136,7 +138,7 @@ def _make_arguments(
         name = argument.name_hint or f"arg{position}"
         arg_type = argument.type
         if isinstance(arg_type, MemRefType):
-            if _is_heap_backing(func, arg_type):
+            if _is_heap_backing(arg_type):
                 values.append(_heap_backing(func, launch, name))
                 continue
             view = _random_memref(name, arg_type, np.random.default_rng([seed, user_index]))
@@ -154,20 +156,24 @@ def _make_arguments(
     return values, results
 
 
-def _is_heap_backing(func: gpu.FuncOp, memref_type: MemRefType) -> bool:
+def _is_heap_backing(memref_type: MemRefType) -> bool:
     return (
-        HEAP_BYTES_ATTRIBUTE in func.attributes
-        and memory_space_of(memref_type) == 1
+        memory_space_of(memref_type) == 1
         and memref_type.get_shape() == (DYNAMIC_INDEX,)
+        and memref_type.element_type == i8
     )
 
 
 def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefView:
-    per_block = func.attributes[HEAP_BYTES_ATTRIBUTE]
-    assert isinstance(per_block, IntegerAttr)
+    """`heap_bytes_per_block` x blocks bytes; without the attribute, an arena that
+    grows to cover every view of it (so overflowing it cannot be detected)."""
+    per_block = func.attributes.get(HEAP_BYTES_ATTRIBUTE)
     gx, gy, gz = launch.grid
-    nbytes = per_block.value.data * gx * gy * gz
-    arena = launch.new_arena(name, 1, nbytes, shared_by_blocks=True)
+    if isinstance(per_block, IntegerAttr):
+        nbytes, growable = per_block.value.data * gx * gy * gz, False
+    else:
+        nbytes, growable = 0, True
+    arena = launch.new_arena(name, 1, nbytes, shared_by_blocks=True, growable=growable)
     launch.shared_by_blocks[("argument", name)] = arena
     return MemRefView(arena, 0, (nbytes,), (1,), np.dtype(np.int8), name)
 

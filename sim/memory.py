@@ -56,13 +56,28 @@ class Arena:
     touched each byte, for memory shared by all blocks of a launch.
     """
 
-    def __init__(self, name: str, space: int, nbytes: int):
+    def __init__(self, name: str, space: int, nbytes: int, growable: bool = False):
         self.name = name
         self.space = space
         self.nbytes = nbytes
+        self.growable = growable
+        """Sized by use: grows to cover every view carved from it (see `ensure`)."""
         self.data = np.zeros(_padded(nbytes), np.uint8)
         self.interval_log: AccessLog | None = None
         self.launch_log: AccessLog | None = None
+
+    def ensure(self, nbytes: int) -> None:
+        """Grows a growable arena to at least `nbytes` bytes, zero-filled."""
+        if nbytes <= self.nbytes:
+            return
+        self.nbytes = nbytes
+        if nbytes > self.data.size:
+            grown = np.zeros(_padded(nbytes), np.uint8)
+            grown[: self.data.size] = self.data
+            self.data = grown
+            for log in (self.interval_log, self.launch_log):
+                if log is not None:
+                    log.grow(grown.size)
 
     def track_races(self, func_names: list[str], across_blocks: bool) -> None:
         self.interval_log = AccessLog(self.data.size, func_names)

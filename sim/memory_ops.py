@@ -290,9 +290,12 @@ class MemoryOps:
         view = MemRefView(backing.arena, start, shape, identity_strides(shape), dtype, name)
         low = np.asarray(start) - backing.byte_offset
         high = low + view.extent_bytes()
-        limit = backing.extent_bytes()
         if mask is not None and np.ndim(low) > 0:
             low, high = low[mask], high[mask]
+        if backing.arena.growable and not np.any(low < 0):
+            backing.arena.ensure(int(np.max(high + backing.byte_offset)))
+            return view
+        limit = backing.extent_bytes()
         if np.any(low < 0) or np.any(high > limit):
             raise MemoryAccessError(
                 f"'{name}' ({view.type_string}) covers bytes [{int(np.min(low))}, "

@@ -51,6 +51,17 @@ class AccessLog:
         self.many_readers = np.zeros(nbytes, np.bool_)
         self._dirty = False
 
+    def grow(self, nbytes: int) -> None:
+        """Extends the log to `nbytes` bytes (for an arena that grew)."""
+        extra = nbytes - self.writer.size
+        if extra <= 0:
+            return
+        self.writer = np.concatenate([self.writer, np.full(extra, NO_AGENT, np.int32)])
+        self.writer_func = np.concatenate([self.writer_func, np.zeros(extra, np.int32)])
+        self.reader = np.concatenate([self.reader, np.full(extra, NO_AGENT, np.int32)])
+        self.reader_func = np.concatenate([self.reader_func, np.zeros(extra, np.int32)])
+        self.many_readers = np.concatenate([self.many_readers, np.zeros(extra, np.bool_)])
+
     def clear(self) -> None:
         if self._dirty:
             self.writer.fill(NO_AGENT)

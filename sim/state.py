@@ -91,9 +91,11 @@ class LaunchState:
     def arenas_shared_by_blocks(self) -> list[Arena]:
         return list(self.shared_by_blocks.values())
 
-    def new_arena(self, name: str, space: int, nbytes: int, shared_by_blocks: bool) -> Arena:
+    def new_arena(
+        self, name: str, space: int, nbytes: int, shared_by_blocks: bool, growable: bool = False
+    ) -> Arena:
         """An arena; shared and heap memory is race-checked."""
-        arena = Arena(name, space, nbytes)
+        arena = Arena(name, space, nbytes, growable)
         if space in (1, 3):
             arena.track_races(self.func_names, across_blocks=shared_by_blocks)
         return arena

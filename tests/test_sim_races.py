@@ -274,3 +274,13 @@ def test_dynamic_shared_memory_is_per_block_and_race_checked():
     assert ordered.arguments[0].array.tolist() == [1] * 64  # the last block's values
     racy = run(kernel(body.replace("{barrier}", "")), grid=2)
     assert [r.funcs for r in racy.races] == [("s", "s2")]
+
+
+def test_lowered_heap_argument_without_its_size_grows_to_its_views():
+    arguments = (("out", "memref<64xi32>"), ("heap", "memref<?xi8, 1 : i32>"))
+    for block, races in (("%bx", 0), ("%c0", 1)):
+        text = kernel(LOWERED_HEAP.replace("{block}", block), arguments)
+        result = run(text, grid=3)
+        assert len(result.races) == races
+    # memref.dim sees the size when the attribute gives it, not when the buffer grows.
+    assert run(lowered_heap_kernel("%bx"), grid=3).arguments[0].array[0] == 768

@@ -219,3 +219,39 @@ builtin.module {
         match=r"'f' \(4xi32\) covers bytes \[8, 24\) of 'backing', which has 20 bytes",
     ):
         simulate(parse_module(text), grid=(1,), block=(1,))
+
+
+def test_subview_aliases_its_source():
+    """out[i] = 10 * i, written through a strided, rank-reducing subview: column 1 of
+    a 4x3 shared array (elements 1, 4, 7, 10 of its storage)."""
+    text = """
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<12xi32>) -> (), kernel}> ({
+    ^bb0(%out: memref<12xi32>):
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %ten = arith.constant 10 : i32
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %ti = arith.index_cast %t : index to i32
+      %v = arith.muli %ti, %ten : i32
+      %a = "gpu_alloc.alloc"() <{name = "a"}> : () -> memref<4x3xi32, 3 : i32>
+      %column = memref.subview %a[0, 1] [4, 1] [1, 1] : memref<4x3xi32, 3 : i32> to memref<4xi32, strided<[3], offset: 1>, 3 : i32>
+      %four = arith.constant 4 : index
+      %in4 = arith.cmpi ult, %t, %four : index
+      scf.if %in4 {
+        memref.store %v, %column[%t] : memref<4xi32, strided<[3], offset: 1>, 3 : i32>
+      }
+      "gpu.barrier"() : () -> ()
+      %row = arith.divui %t, %c3 : index
+      %col = arith.remui %t, %c3 : index
+      %x = memref.load %a[%row, %col] : memref<4x3xi32, 3 : i32>
+      memref.store %x, %out[%t] : memref<12xi32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+"""
+    result = simulate(parse_module(text), grid=(1,), block=(12,))
+    assert arrays(result)["out"].tolist() == [0, 0, 0, 0, 10, 0, 0, 20, 0, 0, 30, 0]
+    assert result.races == []
