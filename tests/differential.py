@@ -186,8 +186,12 @@ def _differences(before: SimulationResult, after: SimulationResult) -> str:
     return "; ".join(changed) or "argument lists differ"
 
 
+OTHER_PASSES = ("stripe-lane-allocs",)
+"""Passes outside the pipeline above, checked on their own."""
+
+
 def pipelines() -> list[tuple[str, ...]]:
     """Each pass alone, then every prefix of the full pipeline longer than one pass."""
-    singles = [(name,) for name in GPU_ALLOC_PASSES]
+    singles = [(name,) for name in (*GPU_ALLOC_PASSES, *OTHER_PASSES)]
     prefixes = [GPU_ALLOC_PASSES[:n] for n in range(2, len(GPU_ALLOC_PASSES) + 1)]
     return [*singles, *prefixes]

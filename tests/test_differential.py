@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from differential import (
     GPU_ALLOC_PASSES,
+    OTHER_PASSES,
     Launch,
     apply_pipeline,
     assert_same_behaviour,
@@ -117,7 +118,11 @@ def _launch_of(kernel: GeneratedKernel) -> Launch:
 @given(kernels())
 def test_generated_kernels_keep_results_through_every_pass(kernel: GeneratedKernel):
     launch = _launch_of(kernel)
-    for pipeline in [GPU_ALLOC_PASSES, *[(p,) for p in GPU_ALLOC_PASSES], ("canonicalize", "cse")]:
+    for pipeline in [
+        GPU_ALLOC_PASSES,
+        *[(p,) for p in (*GPU_ALLOC_PASSES, *OTHER_PASSES)],
+        ("canonicalize", "cse"),
+    ]:
         check_pipeline(kernel.text, launch, pipeline)
 
 
