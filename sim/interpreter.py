@@ -27,7 +27,7 @@ from gpu_alloc.sim.control_flow import (
 from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError
 from gpu_alloc.sim.memory_ops import MemoryOps
 from gpu_alloc.sim.state import BlockState, LaunchState
-from xdsl.dialects import gpu, scf
+from xdsl.dialects import cf, gpu, scf
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 Value = Any
@@ -181,7 +181,35 @@ class BlockInterpreter:
                 (then_block, then_args, restrict(mask, condition, self.n_threads)),
                 (else_block, else_args, restrict(mask, ~condition, self.n_threads)),
             ]
+        if isinstance(terminator, cf.SwitchOp):
+            return self._switch_targets(terminator, mask)
         raise SimulationError(f"terminator '{terminator.name}' is not supported by the simulator")
+
+    def _switch_targets(
+        self, switch: cf.SwitchOp, mask: Mask
+    ) -> list[tuple[Block, list[Value], Mask]]:
+        """One group of threads per case their flag selects (first match), then default."""
+        env = self.env
+        flag = env[switch.flag]
+        values = switch.case_values.get_values() if switch.case_values is not None else ()
+        segments = switch.case_operand_segments.get_values()
+        operands = [env[o] for o in switch.case_operands]
+        remaining = mask
+        groups: list[tuple[Block, list[Value], Mask]] = []
+        start = 0
+        for value, block, count in zip(values, switch.case_blocks, segments, strict=True):
+            arguments, start = operands[start : start + count], start + count
+            if is_empty(remaining):
+                break
+            chosen = restrict(remaining, flag == value, self.n_threads)
+            if not is_empty(chosen):
+                groups.append((block, arguments, chosen))
+                remaining = restrict(remaining, flag != value, self.n_threads)
+        if not is_empty(remaining):
+            groups.append(
+                (switch.default_block, [env[o] for o in switch.default_operands], remaining)
+            )
+        return groups
 
     # ---- gpu --------------------------------------------------------------------------
 

@@ -255,3 +255,42 @@ builtin.module {
     result = simulate(parse_module(text), grid=(1,), block=(12,))
     assert arrays(result)["out"].tolist() == [0, 0, 0, 0, 10, 0, 0, 20, 0, 0, 30, 0]
     assert result.races == []
+
+
+def test_divergent_cf_switch_groups_threads_by_case():
+    """out[t] = t * 2 when t % 3 == 0, t + 100 when t % 3 == 1, else 7."""
+    text = """
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<16xi32>) -> (), kernel}> ({
+    ^bb0(%out: memref<16xi32>):
+      %c3 = arith.constant 3 : index
+      %two = arith.constant 2 : i32
+      %hundred = arith.constant 100 : i32
+      %seven = arith.constant 7 : i32
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %ti = arith.index_cast %t : index to i32
+      %m = arith.remui %t, %c3 : index
+      %flag = arith.index_cast %m : index to i32
+      cf.switch %flag : i32, [
+        default: ^join(%seven : i32),
+        0: ^double(%ti : i32),
+        1: ^shift(%ti : i32)
+      ]
+    ^double(%d: i32):
+      %d2 = arith.muli %d, %two : i32
+      cf.br ^join(%d2 : i32)
+    ^shift(%s: i32):
+      %s2 = arith.addi %s, %hundred : i32
+      cf.br ^join(%s2 : i32)
+    ^join(%v: i32):
+      "gpu.barrier"() : () -> ()
+      memref.store %v, %out[%t] : memref<16xi32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+"""
+    result = simulate(parse_module(text), grid=(1,), block=(16,))
+    expected = [t * 2 if t % 3 == 0 else t + 100 if t % 3 == 1 else 7 for t in range(16)]
+    assert arrays(result)["out"].tolist() == expected
