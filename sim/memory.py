@@ -65,6 +65,8 @@ class Arena:
         self.data = np.zeros(_padded(nbytes), np.uint8)
         self.interval_log: AccessLog | None = None
         self.launch_log: AccessLog | None = None
+        self.alignment: int | None = None
+        """The declared alignment of its first byte, where the IR gives one."""
 
     def ensure(self, nbytes: int) -> None:
         """Grows a growable arena to at least `nbytes` bytes, zero-filled."""

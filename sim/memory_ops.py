@@ -31,6 +31,7 @@ from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     SymbolRefAttr,
@@ -41,6 +42,9 @@ DYNAMIC_SHARED_BYTES = 48 * 1024
 """What `gpu.dynamic_shared_memory` provides: CUDA's default dynamic shared limit."""
 
 DYNAMIC_SHARED_KEY = "<dynamic shared memory>"
+
+PRIVATE_ALIGNMENT = 16
+"""Per-thread storage starts at multiples of this within its arena."""
 
 
 class ExecutionContext(Protocol):
@@ -142,8 +146,11 @@ class MemoryOps:
         space = memory_space_of(memref_type) or 0
         n = self.interpreter.n_threads
         if per_thread:
-            arena = self.launch.new_arena(name, 5, nbytes * n, False)
-            offset: int | np.ndarray = np.arange(n, dtype=np.int64) * nbytes
+            # Each thread's slice starts PRIVATE_ALIGNMENT-aligned, like a real alloca.
+            stride = max(PRIVATE_ALIGNMENT, -(-nbytes // PRIVATE_ALIGNMENT) * PRIVATE_ALIGNMENT)
+            arena = self.launch.new_arena(name, 5, stride * n, False)
+            arena.alignment = PRIVATE_ALIGNMENT
+            offset: int | np.ndarray = np.arange(n, dtype=np.int64) * stride
         else:
             arena = self.launch.new_arena(name, space, nbytes, shared_by_blocks)
             offset = 0
@@ -176,6 +183,8 @@ class MemoryOps:
             self._launch_backing(op, name, mask)
         else:
             self._fresh_block_storage(op, name, space, mask, op.dynamic_sizes)
+        if op.alignment is not None:
+            self.env[op.memref].arena.alignment = op.alignment.value.data
 
     def _launch_backing(self, op: AllocOp, name: str, mask: Mask) -> None:
         """A heap backing: one buffer for the whole launch, made by the first block."""
@@ -244,6 +253,8 @@ class MemoryOps:
                 name, memref_type, shape, per_thread=False, shared_by_blocks=space != 3
             )
             _initialise(arena, global_op)
+            if global_op.alignment is not None:
+                arena.alignment = global_op.alignment.value.data
             cache[name] = arena
             block_state.track(arena)
         dtype = numpy_dtype(memref_type.element_type)
@@ -401,6 +412,7 @@ class MemoryOps:
         address = self._addresses(view, op.indices, mask, "load from")
         lanes = self._lanes(mask)
         addresses = _per_lane(address, lanes)
+        self._check_alignment(op, view, addresses, lanes, "load from")
         self._record(view, addresses, lanes, is_write=False)
         if mask is None and np.ndim(address) == 0:
             loaded = read_elements(view.arena, addresses[:1], view.dtype)[0]
@@ -418,8 +430,34 @@ class MemoryOps:
         addresses = _per_lane(address, lanes)
         value = np.asarray(self.env[op.value], dtype=view.dtype)
         values = np.broadcast_to(value, (lanes.size,)) if value.ndim == 0 else value[lanes]
+        self._check_alignment(op, view, addresses, lanes, "store to")
         self._record(view, addresses, lanes, is_write=True)
         write_elements(view.arena, addresses, np.ascontiguousarray(values))
+
+    def _check_alignment(
+        self, op: Operation, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, verb: str
+    ) -> None:
+        """An `alignment` attribute (flatten-aliases adds them) is a promise about the
+        address: it must divide the byte offset of every access in its arena, and it
+        may not exceed the arena's own declared alignment."""
+        claimed = op.attributes.get("alignment")
+        if not isinstance(claimed, IntegerAttr):
+            return
+        alignment = claimed.value.data
+        arena = view.arena
+        if arena.alignment is not None and alignment > arena.alignment:
+            raise MemoryAccessError(
+                f"{verb} '{view.name}' claims alignment {alignment}, but '{arena.name}' "
+                f"is only aligned to {arena.alignment}"
+            )
+        misaligned = addresses % alignment != 0
+        if misaligned.any():
+            i = int(np.argmax(misaligned))
+            raise MemoryAccessError(
+                f"{verb} '{view.name}' claims alignment {alignment}, but thread "
+                f"{self.interpreter.thread_triple(int(lanes[i]))} accesses byte "
+                f"{int(addresses[i])} of '{arena.name}'"
+            )
 
     def _record(
         self, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, is_write: bool

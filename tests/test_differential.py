@@ -23,6 +23,7 @@ from differential import (
     pipelines,
     run,
 )
+from gpu_alloc.sim.errors import MemoryAccessError
 from gpu_alloc.sim.loading import parse_module
 from handfused import fuse_heap, fuse_shared, lower_shared_backing
 from hypothesis import HealthCheck, given, settings
@@ -207,3 +208,30 @@ def test_lowered_shared_backing_keeps_results_and_races():
         fuse_shared(STENCIL, {"f1": 0, "f2": 0, "f3": 484}, 808, flatten=True), 808
     )
     assert run(parse_module(wrong), STENCIL_LAUNCH).races
+
+
+def _with_alignment(text: str, alignment: int) -> str:
+    """Puts `{alignment = N}` on every load and store through f1, f2 and f3."""
+    return re.sub(
+        r"(memref\.(?:load|store) [^\n]*%f[123]\[[^\]]*\]) :",
+        rf"\1 {{alignment = {alignment} : i64}} :",
+        text,
+    )
+
+
+def test_alignment_claims_are_checked():
+    """After flatten-aliases every access carries an alignment; f1 sits at byte 400
+    (16-aligned) but its i32 elements only promise 4."""
+    fused = fuse_shared(STENCIL, {"f2": 0, "f1": 400, "f3": 400}, 884, flatten=True)
+    right = _with_alignment(fused, 4)
+    assert right.count("{alignment = 4 : i64}") == 9
+    _same(STENCIL, right, STENCIL_LAUNCH)
+    with pytest.raises(
+        MemoryAccessError,
+        match=r"store to 'f1' claims alignment 8, but thread \(1, 0, 0\) accesses byte 404 of 'shared_alloc'",
+    ):
+        run(parse_module(_with_alignment(fused, 8)), STENCIL_LAUNCH)
+    with pytest.raises(
+        MemoryAccessError, match="claims alignment 32, but 'shared_alloc' is only aligned to 16"
+    ):
+        run(parse_module(_with_alignment(fused, 32)), STENCIL_LAUNCH)
