@@ -104,15 +104,23 @@ class _Plan:
     output_sources: list[tuple[int, int, int]]
 
 
+@dataclass(frozen=True)
+class KernelOptions:
+    dynamic_sizes: bool
+    loops: bool
+    heap: bool
+    max_funcs: int
+
+
 @st.composite
-def _plans(draw: st.DrawFn) -> _Plan:
+def _plans(draw: st.DrawFn, options: KernelOptions) -> _Plan:
     block = draw(st.sampled_from([(32,), (64,), (48,), (16, 4), (8, 8), (8, 2, 2)]))
     grid = draw(st.sampled_from([(1,), (2,), (3,), (2, 2)]))
     # The block-level structure: stages, some grouped into loops.
     stages: list[_Stage] = []
     loops: list[_Loop] = []
     for _ in range(draw(st.integers(2, 5))):
-        if draw(st.booleans()) and draw(st.booleans()):
+        if options.loops and draw(st.booleans()) and draw(st.booleans()):
             loop = _Loop(draw(st.integers(1, 3)), [])
             for _ in range(draw(st.integers(2, 3))):
                 loop.stages.append(len(stages))
@@ -120,17 +128,17 @@ def _plans(draw: st.DrawFn) -> _Plan:
             loops.append(loop)
         else:
             stages.append(_Stage(len(stages), None))
-    n_funcs = draw(st.integers(2, 8))
+    n_funcs = draw(st.integers(2, options.max_funcs))
     # Funcs are made in stage order, so that later ones can read earlier ones.
     defined_at = sorted(
         draw(st.lists(st.integers(0, len(stages) - 1), min_size=n_funcs, max_size=n_funcs))
     )
     funcs: list[tuple[int, str, int, bool]] = []
     for f, stage in enumerate(defined_at):
-        space = draw(st.sampled_from([3, 3, 3, 1]))
+        space = draw(st.sampled_from([3, 3, 3, 1] if options.heap else [3]))
         element = draw(st.sampled_from(ELEMENT_TYPES))
         size = draw(st.integers(1, 100))
-        dynamic = draw(st.integers(0, 4)) == 0
+        dynamic = options.dynamic_sizes and draw(st.integers(0, 4)) == 0
         funcs.append((space, element, size, dynamic))
         earlier = [g for g in range(f) if defined_at[g] < stage]
         sources = _draw_sources(draw, _recent_first(draw, earlier, defined_at, stage))
@@ -499,6 +507,12 @@ def _build(plan: _Plan) -> GeneratedKernel:
     )
 
 
-def kernels() -> st.SearchStrategy[GeneratedKernel]:
-    """Random valid kernels with their launch and per-Func metadata."""
-    return _plans().map(_build)
+def kernels(
+    *, dynamic_sizes: bool = True, loops: bool = True, heap: bool = True, max_funcs: int = 8
+) -> st.SearchStrategy[GeneratedKernel]:
+    """Random valid kernels with their launch and per-Func metadata; the options turn
+    off dynamic sizes, block-level loops or heap Funcs, and bound the Func count."""
+    if max_funcs < 2:
+        raise ValueError("kernels need at least two Funcs")
+    options = KernelOptions(dynamic_sizes, loops, heap, max_funcs)
+    return _plans(options).map(_build)

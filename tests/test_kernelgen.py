@@ -75,3 +75,19 @@ def test_funcs_whose_stages_do_not_overlap_may_share_bytes(kernel: GeneratedKern
     assert_same_behaviour(
         parse_module(kernel.text), parse_module(fused), launch_of(kernel), "packing"
     )
+
+
+@SETTINGS
+@given(kernels(dynamic_sizes=False, loops=False, heap=False, max_funcs=3))
+def test_options_restrict_the_kernels(kernel: GeneratedKernel):
+    assert 2 <= len(kernel.funcs) <= 3
+    assert all(f.space == 3 and f.size_argument is None for f in kernel.funcs)
+    assert "scf.for %v" in kernel.text  # the strided per-thread loops remain
+    assert kernel.scalars == ()
+    assert not any(f.allocated_in_loop for f in kernel.funcs)
+    assert (
+        kernel.text.count("to %c1 step %c1")
+        + kernel.text.count("to %c2 step %c1")
+        + kernel.text.count("to %c3 step %c1")
+        == 0
+    )  # no block-level loops
