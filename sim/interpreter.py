@@ -28,6 +28,7 @@ from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError
 from gpu_alloc.sim.memory_ops import MemoryOps
 from gpu_alloc.sim.state import BlockState, LaunchState
 from xdsl.dialects import cf, gpu, scf
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 Value = Any
@@ -99,8 +100,8 @@ class BlockInterpreter:
             if semantics is not None:
                 env[op.results[0]] = semantics(op, [env[o] for o in op.operands])
                 continue
-            if name == "builtin.unregistered":
-                name = op.op_name.data  # pyright: ignore[reportAttributeAccessIssue]
+            if isinstance(op, UnregisteredOp):
+                name = op.op_name.data
             handler = handlers.get(name)
             if handler is None:
                 self.launch.thread_steps += steps
@@ -167,11 +168,11 @@ class BlockInterpreter:
         env = self.env
         if terminator.name == "cf.br":
             return [(terminator.successors[0], [env[o] for o in terminator.operands], mask)]
-        if terminator.name == "cf.cond_br":
-            condition = env[terminator.operands[0]]
-            then_args = [env[o] for o in terminator.then_arguments]  # pyright: ignore[reportAttributeAccessIssue]
-            else_args = [env[o] for o in terminator.else_arguments]  # pyright: ignore[reportAttributeAccessIssue]
-            then_block, else_block = terminator.successors
+        if isinstance(terminator, cf.ConditionalBranchOp):
+            condition = env[terminator.cond]
+            then_args = [env[o] for o in terminator.then_arguments]
+            else_args = [env[o] for o in terminator.else_arguments]
+            then_block, else_block = terminator.then_block, terminator.else_block
             taken = uniform_bool(condition, mask)
             if taken is True:
                 return [(then_block, then_args, mask)]
