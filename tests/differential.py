@@ -13,11 +13,15 @@ fuse-gpu-allocs run on its own may refuse a kernel with a diagnostic (reported a
 from __future__ import annotations
 
 import functools
+import hashlib
+import tempfile
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.sim.loading import make_context, parse_module
 from xdsl.context import Context
@@ -141,8 +145,23 @@ def check_pipeline(
     after = apply_pipeline(text, pipeline, allow_decline=may_decline(pipeline))
     if after.applied and after.declined is None:  # else: nothing was done to compare
         label = " -> ".join(after.applied)
-        _assert_same_results(_baseline(text, launch, seed), run(after.module, launch, seed), label)
+        try:
+            transformed = run(after.module, launch, seed)
+            _assert_same_results(_baseline(text, launch, seed), transformed, label)
+        except (AssertionError, SimulationError) as error:
+            saved = _save_failure(text, str(after.module), after.applied)
+            raise AssertionError(f"{label}: {error} (IR before and after: {saved})") from error
     return after
+
+
+def _save_failure(before: str, after: str, pipeline: Sequence[str]) -> Path:
+    """Keeps a failing case's IR, so that it can be rerun with gpu-alloc-sim."""
+    key = hashlib.sha256((before + "|".join(pipeline)).encode()).hexdigest()[:12]
+    directory = Path(tempfile.gettempdir()) / "gpu_alloc_differential" / key
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "before.mlir").write_text(before)
+    (directory / "after.mlir").write_text(after)
+    return directory
 
 
 @functools.lru_cache(maxsize=64)

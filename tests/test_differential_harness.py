@@ -3,6 +3,7 @@ a kernel fails; declines are allowed only where `may_decline` says so."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +81,14 @@ def test_a_pass_that_changes_results_fails():
         match="test-off-by-one changed the kernel's results: 'out' differs in \\d+ of 68 elements",
     ):
         check_pipeline(TEXT, LAUNCH, ("test-off-by-one",))
+
+
+def test_a_failure_keeps_the_ir_for_rerunning():
+    with pytest.raises(AssertionError, match=r"IR before and after: (\S+)\)") as failure:
+        check_pipeline(TEXT, LAUNCH, ("test-off-by-one",))
+    saved = Path(re.search(r"IR before and after: (\S+)\)", str(failure.value))[1])
+    assert (saved / "before.mlir").read_text() == TEXT
+    assert "arith.constant 16 : index" in (saved / "after.mlir").read_text()
 
 
 def test_a_decline_fails_unless_allowed():
