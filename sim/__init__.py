@@ -1,1 +1,22 @@
-"""A GPU kernel simulator with race detection (see README)."""
+"""A GPU kernel simulator with race detection.
+
+Runs a `gpu.module` kernel over a grid on numpy buffers, all threads of a block at once
+(one numpy lane per thread), and reports data races on shared and heap memory,
+barriers not reached by every thread of a block, and out-of-bounds accesses.
+
+Modules: `launch` (arguments, blocks, results: `simulate`), `interpreter` (control
+flow, gpu ops), `arith` and `memory_ops` (op semantics), `memory` (byte arenas and
+views), `races` (per-byte access logs), `state`, `control_flow`, `loading`, `cli`
+(the `gpu-alloc-sim` command).
+"""
+
+from gpu_alloc.sim.errors import BarrierDivergenceError, MemoryAccessError, SimulationError
+from gpu_alloc.sim.launch import SimulationResult, simulate
+
+__all__ = [
+    "BarrierDivergenceError",
+    "MemoryAccessError",
+    "SimulationError",
+    "SimulationResult",
+    "simulate",
+]

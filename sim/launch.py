@@ -1,0 +1,227 @@
+"""Launching a kernel: finding it, making its arguments, running every block.
+
+Memref arguments (static shape, space 0 or 1) get seeded random values of their
+element type, each from its own generator so that adding an argument (a lowered heap
+backing) does not change the others. A `memref<?xi8, 1>` argument is a lowered heap backing:
+the simulator allocates `gpu_alloc.heap_bytes_per_block` (an attribute of the kernel)
+bytes per block, zero-filled, shared by all blocks; without the attribute the buffer
+grows to cover every view of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from gpu_alloc.dialect import memory_space_of
+from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.sim.interpreter import BlockInterpreter
+from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
+from gpu_alloc.sim.state import LaunchState, Race
+from xdsl.dialects import gpu
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StridedLayoutAttr,
+    i8,
+)
+from xdsl.ir import Attribute
+
+HEAP_BYTES_ATTRIBUTE = "gpu_alloc.heap_bytes_per_block"
+RANDOM_INT_RANGE = (-64, 64)
+RANDOM_INDEX_RANGE = (0, 64)
+RANDOM_FLOAT_RANGE = (-8.0, 8.0)
+
+
+@dataclass(frozen=True)
+class ArgumentResult:
+    """A memref argument after the run."""
+
+    name: str
+    array: np.ndarray
+    type_string: str
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(np.ascontiguousarray(self.array).tobytes()).hexdigest()
+
+    def line(self) -> str:
+        return f"{self.name} {self.type_string} sha256={self.sha256}"
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Memref arguments after the launch, the races seen, and the work done."""
+
+    kernel: str
+    arguments: list[ArgumentResult]
+    races: list[Race]
+    race_count: int
+    thread_steps: int
+
+    def digests(self) -> dict[str, str]:
+        return {a.name: a.sha256 for a in self.arguments}
+
+
+def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
+    """The kernel called `name`, or the module's only kernel."""
+    kernels = [
+        op
+        for op in module.walk()
+        if isinstance(op, gpu.FuncOp) and (op.kernel is not None or "gpu.kernel" in op.attributes)
+    ]
+    if name is not None:
+        named = [k for k in kernels if k.sym_name.data == name]
+        if not named:
+            known = ", ".join(k.sym_name.data for k in kernels) or "none"
+            raise SimulationError(f"no kernel named '{name}' (kernels: {known})")
+        return named[0]
+    if len(kernels) != 1:
+        known = ", ".join(k.sym_name.data for k in kernels) or "none"
+        raise SimulationError(f"pick a kernel with --kernel (kernels: {known})")
+    return kernels[0]
+
+
+def simulate(
+    module: ModuleOp,
+    *,
+    grid: Sequence[int],
+    block: Sequence[int],
+    kernel: str | None = None,
+    seed: int = 0,
+    scalars: Sequence[float] = (),
+) -> SimulationResult:
+    """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads."""
+    grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
+    func = find_kernel(module, kernel)
+    launch = LaunchState(grid3, block3)
+    values, results = _make_arguments(func, launch, seed, list(scalars))
+    interpreter = BlockInterpreter(launch, func)
+    with np.errstate(all="ignore"):
+        for z in range(grid3[2]):
+            for y in range(grid3[1]):
+                for x in range(grid3[0]):
+                    interpreter.run_block((x, y, z), values)
+    arguments = [ArgumentResult(name, _contents(view), view.type_string) for name, view in results]
+    return SimulationResult(
+        func.sym_name.data,
+        arguments,
+        list(launch.races.values()),
+        launch.race_count,
+        launch.thread_steps,
+    )
+
+
+def _dims(sizes: Sequence[int], what: str) -> tuple[int, int, int]:
+    if not 1 <= len(sizes) <= 3 or any(s < 1 for s in sizes):
+        raise SimulationError(f"--{what} needs one to three positive sizes, got {list(sizes)}")
+    padded = [*sizes, 1, 1][:3]
+    return (padded[0], padded[1], padded[2])
+
+
+def _make_arguments(
+    func: gpu.FuncOp, launch: LaunchState, seed: int, scalars: list[float]
+) -> tuple[list[object], list[tuple[str, MemRefView]]]:
+    entry = func.body.blocks.first
+    assert entry is not None
+    values: list[object] = []
+    results: list[tuple[str, MemRefView]] = []
+    user_index = 0
+    scalar_queue = list(scalars)
+    for position, argument in enumerate(entry.args):
+        name = argument.name_hint or f"arg{position}"
+        arg_type = argument.type
+        if isinstance(arg_type, MemRefType):
+            if _is_heap_backing(arg_type):
+                values.append(_heap_backing(func, launch, name))
+                continue
+            view = _random_memref(name, arg_type, np.random.default_rng([seed, user_index]))
+            user_index += 1
+            values.append(view)
+            results.append((name, view))
+        else:
+            if not scalar_queue:
+                raise SimulationError(
+                    f"kernel argument %{name} : {arg_type} needs a value: pass it with --scalars"
+                )
+            values.append(_scalar(scalar_queue.pop(0), arg_type, name))
+    if scalar_queue:
+        raise SimulationError(f"{len(scalar_queue)} more --scalars than scalar kernel arguments")
+    return values, results
+
+
+def _is_heap_backing(memref_type: MemRefType) -> bool:
+    return (
+        memory_space_of(memref_type) == 1
+        and memref_type.get_shape() == (DYNAMIC_INDEX,)
+        and memref_type.element_type == i8
+    )
+
+
+def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefView:
+    """`heap_bytes_per_block` x blocks bytes; without the attribute, an arena that
+    grows to cover every view of it (so overflowing it cannot be detected)."""
+    per_block = func.attributes.get(HEAP_BYTES_ATTRIBUTE)
+    gx, gy, gz = launch.grid
+    if isinstance(per_block, IntegerAttr):
+        nbytes, growable = per_block.value.data * gx * gy * gz, False
+    else:
+        nbytes, growable = 0, True
+    arena = launch.new_arena(name, 1, nbytes, shared_by_blocks=True, growable=growable)
+    launch.shared_by_blocks[("argument", name)] = arena
+    return MemRefView(arena, 0, (nbytes,), (1,), np.dtype(np.int8), name)
+
+
+def _random_memref(name: str, memref_type: MemRefType, rng: np.random.Generator) -> MemRefView:
+    shape = memref_type.get_shape()
+    if any(d == DYNAMIC_INDEX for d in shape):
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} has a dynamic shape; "
+            "the simulator needs static shapes"
+        )
+    space = memory_space_of(memref_type)
+    if space not in (None, 0, 1):
+        raise SimulationError(f"kernel argument %{name} : {memref_type} must be in space 0 or 1")
+    if isinstance(memref_type.layout, StridedLayoutAttr):
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} must have the identity layout"
+        )
+    dtype = numpy_dtype(memref_type.element_type)
+    array = _random_array(shape, dtype, memref_type.element_type, rng)
+    arena = Arena(name, space or 0, array.nbytes)
+    arena.data[: array.nbytes] = array.view(np.uint8).reshape(-1)
+    return MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
+
+
+def _random_array(
+    shape: tuple[int, ...], dtype: np.dtype, element_type: Attribute, rng: np.random.Generator
+) -> np.ndarray:
+    if dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(np.bool_)
+    if dtype.kind == "i":
+        low, high = RANDOM_INDEX_RANGE if isinstance(element_type, IndexType) else RANDOM_INT_RANGE
+        return rng.integers(low, high, shape).astype(dtype)
+    return rng.uniform(*RANDOM_FLOAT_RANGE, shape).astype(dtype)
+
+
+def _scalar(value: float, arg_type: Attribute, name: str) -> object:
+    try:
+        dtype = numpy_dtype(arg_type)
+    except SimulationError:
+        raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}") from None
+    if dtype.kind in "ib" and value != int(value):
+        raise SimulationError(f"kernel argument %{name} : {arg_type} needs an integer, got {value}")
+    if isinstance(arg_type, IntegerType | IndexType):
+        return dtype.type(int(value))
+    return dtype.type(value)
+
+
+def _contents(view: MemRefView) -> np.ndarray:
+    nbytes = view.arena.nbytes
+    return view.arena.data[:nbytes].view(view.dtype).reshape(view.shape).copy()

@@ -1,0 +1,52 @@
+"""Reading a kernel file: parse and verify, with one-line diagnostics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.tools.diagnostics import (
+    first_unverified_op,
+    format_op_error,
+    format_span,
+    parse_with_locations,
+)
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import ParseError
+
+
+def make_context() -> Context:
+    """A context with every dialect xDSL and its plugins (this package included) know.
+
+    Unregistered ops are allowed: lowered kernels hold `gpu.dynamic_shared_memory`,
+    which xDSL's `gpu` dialect lacks; the simulator reports any op it cannot run.
+    """
+    ctx = Context(allow_unregistered=True)
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def load_module(path: str) -> ModuleOp:
+    """Parses and verifies an MLIR file; errors come out as one-line diagnostics."""
+    try:
+        source = Path(path).read_bytes()
+    except OSError as error:
+        raise SimulationError(f"{path}: cannot read: {error.strerror}") from None
+    return parse_module(source, path)
+
+
+def parse_module(source: str | bytes, file_name: str = "<string>") -> ModuleOp:
+    """Parses and verifies MLIR text; errors come out as one-line diagnostics."""
+    if isinstance(source, str):
+        source = source.encode()
+    try:
+        module, source_map = parse_with_locations(make_context(), source, file_name)
+    except ParseError as error:
+        raise SimulationError(format_span(error.span, error.msg)) from None
+    if failure := first_unverified_op(module):
+        op, error = failure
+        raise SimulationError(format_op_error(source_map, op, str(error))) from None
+    return module

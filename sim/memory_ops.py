@@ -1,0 +1,503 @@
+"""Semantics of `memref`, `gpu_alloc` and memory-touching ops, with race recording.
+
+Where storage lives (see FUSED_FORM.md):
+- space 3 (shared): one arena per block, per execution of the allocating op;
+- space 1 (heap): a `gpu_alloc.alloc` that backs an `offset_pointer` is one arena per
+  launch, shared by every block; any other space-1 allocation is per block;
+- space 5 and `memref.alloca`: one slice per thread (never race-checked);
+- `memref.get_global` in space 3: one arena per block and symbol; otherwise per launch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp, memory_space_of
+from gpu_alloc.sim.control_flow import Mask, uniform_int
+from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
+from gpu_alloc.sim.memory import (
+    Arena,
+    MemRefView,
+    identity_strides,
+    numpy_dtype,
+    read_elements,
+    write_elements,
+)
+from gpu_alloc.sim.state import AgentNamer, BlockState, LaunchState
+from xdsl.dialects import gpu, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+DYNAMIC_SHARED_BYTES = 48 * 1024
+"""What `gpu.dynamic_shared_memory` provides: CUDA's default dynamic shared limit."""
+
+DYNAMIC_SHARED_KEY = "<dynamic shared memory>"
+
+PRIVATE_ALIGNMENT = 16
+"""Per-thread storage starts at multiples of this within its arena."""
+
+
+class ExecutionContext(Protocol):
+    """What the memory ops need of the interpreter running a block."""
+
+    launch: LaunchState
+    kernel: gpu.FuncOp
+    env: dict[SSAValue, Any]
+    n_threads: int
+    block_state: BlockState
+
+    def thread_triple(self, lane: int) -> tuple[int, int, int]: ...
+
+
+Value = Any
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A `!gpu_alloc.ptr`: a byte address inside a backing view."""
+
+    backing: MemRefView
+    byte_offset: int | np.ndarray
+
+
+class MemoryOps:
+    """Memory op handlers of a `BlockInterpreter`."""
+
+    def __init__(self, interpreter: ExecutionContext):
+        self.interpreter = interpreter
+        self.launch = interpreter.launch
+        self.namer = AgentNamer(self.launch.grid, self.launch.block)
+        self._globals: dict[str, memref.GlobalOp] = {}
+        module = interpreter.kernel.parent_op()
+        while module is not None:
+            for op in module.walk():
+                if isinstance(op, memref.GlobalOp):
+                    self._globals.setdefault(op.sym_name.data, op)
+            if isinstance(module, ModuleOp):
+                break
+            module = module.parent_op()
+
+    def handlers(self) -> dict[str, Callable[[Operation, Mask], None]]:
+        return {
+            "memref.load": self._load,
+            "memref.store": self._store,
+            "memref.alloca": self._alloca,
+            "memref.alloc": self._memref_alloc,
+            "memref.view": self._view,
+            "memref.subview": self._subview,
+            "memref.cast": self._cast,
+            "memref.memory_space_cast": self._cast,
+            "gpu.dynamic_shared_memory": self._dynamic_shared_memory,
+            "memref.dim": self._dim,
+            "memref.dealloc": _no_op,
+            "memref.get_global": self._get_global,
+            "gpu_alloc.alloc": self._gpu_alloc,
+            "gpu_alloc.dealloc": _no_op,
+            "gpu_alloc.offset_pointer": self._offset_pointer,
+            "gpu_alloc.alias": self._alias,
+        }
+
+    # ---- helpers --------------------------------------------------------------------
+
+    @property
+    def env(self) -> dict[SSAValue, Value]:
+        return self.interpreter.env
+
+    def _uniform(self, value: SSAValue, mask: Mask, what: str) -> int:
+        result = uniform_int(self.env[value], mask)
+        if result is None:
+            raise SimulationError(f"{what} differs between the threads of a block; not supported")
+        return result
+
+    def _shape(
+        self, memref_type: Attribute, sizes: Sequence[SSAValue], mask: Mask, what: str
+    ) -> tuple[int, ...]:
+        assert isinstance(memref_type, MemRefType)
+        dynamic = iter(sizes)
+        shape = tuple(
+            self._uniform(next(dynamic), mask, f"the size of {what}") if d == DYNAMIC_INDEX else d
+            for d in memref_type.get_shape()
+        )
+        if any(d < 0 for d in shape):
+            raise MemoryAccessError(f"{what} has a negative size {shape}")
+        return shape
+
+    def _new_view(
+        self,
+        name: str,
+        memref_type: Attribute,
+        shape: tuple[int, ...],
+        per_thread: bool,
+        shared_by_blocks: bool = False,
+    ) -> tuple[Arena, MemRefView]:
+        assert isinstance(memref_type, MemRefType)
+        dtype = numpy_dtype(memref_type.element_type)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        space = memory_space_of(memref_type) or 0
+        n = self.interpreter.n_threads
+        if per_thread:
+            # Each thread's slice starts PRIVATE_ALIGNMENT-aligned, like a real alloca.
+            stride = max(PRIVATE_ALIGNMENT, -(-nbytes // PRIVATE_ALIGNMENT) * PRIVATE_ALIGNMENT)
+            arena = self.launch.new_arena(name, 5, stride * n, False)
+            arena.alignment = PRIVATE_ALIGNMENT
+            offset: int | np.ndarray = np.arange(n, dtype=np.int64) * stride
+        else:
+            arena = self.launch.new_arena(name, space, nbytes, shared_by_blocks)
+            offset = 0
+        view = MemRefView(arena, offset, shape, identity_strides(shape), dtype, name)
+        return arena, view
+
+    def _fresh_block_storage(
+        self, op: Operation, name: str, space: int, mask: Mask, sizes: Sequence[SSAValue]
+    ) -> None:
+        result = op.results[0]
+        shape = self._shape(result.type, sizes, mask, f"'{name}'")
+        if space == 5 or space not in (1, 3):
+            _, view = self._new_view(name, result.type, shape, per_thread=True)
+        else:
+            arena, view = self._new_view(name, result.type, shape, per_thread=False)
+            self.interpreter.block_state.track(arena)
+        self.env[result] = view
+
+    # ---- allocation ----------------------------------------------------------------
+
+    def _gpu_alloc(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, AllocOp)
+        name = op.alloc_name.data
+        space = op.space
+        # A backing: what offset_pointers (before flatten-aliases) or views (after) carve.
+        is_backing = any(
+            isinstance(use.operation, OffsetPointerOp | memref.ViewOp) for use in op.memref.uses
+        )
+        if space == 1 and is_backing:
+            self._launch_backing(op, name, mask)
+        else:
+            self._fresh_block_storage(op, name, space, mask, op.dynamic_sizes)
+        if op.alignment is not None:
+            self.env[op.memref].arena.alignment = op.alignment.value.data
+
+    def _launch_backing(self, op: AllocOp, name: str, mask: Mask) -> None:
+        """A heap backing: one buffer for the whole launch, made by the first block."""
+        shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
+        existing = self.launch.shared_by_blocks.get(op)
+        if existing is None:
+            arena, view = self._new_view(
+                name, op.memref.type, shape, per_thread=False, shared_by_blocks=True
+            )
+            self.launch.shared_by_blocks[op] = arena
+            self.interpreter.block_state.track(arena)
+        else:
+            dtype = numpy_dtype(op.memref.type.element_type)
+            view = MemRefView(existing, 0, shape, identity_strides(shape), dtype, name)
+            if view.extent_bytes() != existing.nbytes:
+                raise SimulationError(
+                    f"heap backing '{name}' is {view.extent_bytes()} bytes in block "
+                    f"{self.interpreter.block_state.block_id} but {existing.nbytes} in block (0, 0, 0)"
+                )
+        self.env[op.memref] = view
+
+    def _memref_alloc(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.AllocOp)
+        space = memory_space_of(op.memref.type) or 0
+        name = op.memref.name_hint or "memref.alloc"
+        self._fresh_block_storage(op, name, space, mask, op.dynamic_sizes)
+
+    def _alloca(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.AllocaOp)
+        name = op.memref.name_hint or "memref.alloca"
+        shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
+        _, view = self._new_view(name, op.memref.type, shape, per_thread=True)
+        self.env[op.memref] = view
+
+    def _dynamic_shared_memory(self, op: Operation, mask: Mask) -> None:
+        """The block's dynamic shared memory: its size is a launch parameter, which the
+        simulator does not know, so it provides the default CUDA limit."""
+        block_state = self.interpreter.block_state
+        arena = block_state.globals.get(DYNAMIC_SHARED_KEY)
+        if arena is None:
+            arena = self.launch.new_arena("dynamic shared memory", 3, DYNAMIC_SHARED_BYTES, False)
+            block_state.globals[DYNAMIC_SHARED_KEY] = arena
+            block_state.track(arena)
+        self.env[op.results[0]] = MemRefView(
+            arena, 0, (DYNAMIC_SHARED_BYTES,), (1,), np.dtype(np.int8), arena.name
+        )
+
+    def _get_global(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.GetGlobalOp)
+        symbol = op.name_
+        assert isinstance(symbol, SymbolRefAttr)
+        name = symbol.root_reference.data
+        global_op = self._globals.get(name)
+        if global_op is None:
+            raise SimulationError(f"memref.get_global of unknown symbol @{name}")
+        memref_type = global_op.type
+        space = memory_space_of(memref_type) or 0
+        block_state = self.interpreter.block_state
+        cache: dict[Any, Arena] = (
+            block_state.globals if space == 3 else self.launch.shared_by_blocks
+        )
+        shape = memref_type.get_shape()
+        arena = cache.get(name)
+        if arena is None:
+            arena, _ = self._new_view(
+                name, memref_type, shape, per_thread=False, shared_by_blocks=space != 3
+            )
+            _initialise(arena, global_op)
+            if global_op.alignment is not None:
+                arena.alignment = global_op.alignment.value.data
+            cache[name] = arena
+            block_state.track(arena)
+        dtype = numpy_dtype(memref_type.element_type)
+        self.env[op.memref] = MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
+
+    # ---- views ----------------------------------------------------------------------
+
+    def _offset_pointer(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, OffsetPointerOp)
+        backing = self.env[op.backing]
+        offset = self.env[op.offset]
+        self.env[op.pointer] = Pointer(backing, backing.byte_offset + offset)
+
+    def _alias(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, AliasOp)
+        pointer = self.env[op.pointer]
+        assert isinstance(pointer, Pointer)
+        name = op.alias_name.data
+        shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"alias '{name}'")
+        self.env[op.memref] = self._carve(
+            pointer.backing, pointer.byte_offset, op.memref.type, shape, name, mask
+        )
+
+    def _view(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.ViewOp)
+        source = self.env[op.source]
+        name = op.result.name_hint or source.name
+        shape = self._shape(op.result.type, op.sizes, mask, f"view '{name}'")
+        start = source.byte_offset + self.env[op.byte_shift]
+        self.env[op.result] = self._carve(source, start, op.result.type, shape, name, mask)
+
+    def _carve(
+        self,
+        backing: MemRefView,
+        start: int | np.ndarray,
+        memref_type: Attribute,
+        shape: tuple[int, ...],
+        name: str,
+        mask: Mask,
+    ) -> MemRefView:
+        """A contiguous view at byte `start` of `backing`; it must lie inside it."""
+        assert isinstance(memref_type, MemRefType)
+        dtype = numpy_dtype(memref_type.element_type)
+        view = MemRefView(backing.arena, start, shape, identity_strides(shape), dtype, name)
+        low = np.asarray(start) - backing.byte_offset
+        high = low + view.extent_bytes()
+        if mask is not None and np.ndim(low) > 0:
+            low, high = low[mask], high[mask]
+        if backing.arena.growable and not np.any(low < 0):
+            backing.arena.ensure(int(np.max(high + backing.byte_offset)))
+            return view
+        limit = backing.extent_bytes()
+        if np.any(low < 0) or np.any(high > limit):
+            raise MemoryAccessError(
+                f"'{name}' ({view.type_string}) covers bytes [{int(np.min(low))}, "
+                f"{int(np.max(high))}) of '{backing.name}', which has {limit} bytes"
+            )
+        return view
+
+    def _subview(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.SubviewOp)
+        source = self.env[op.source]
+        assert isinstance(source, MemRefView)
+        offsets = self._mixed(op.static_offsets.get_values(), op.offsets, mask, "subview offset")
+        sizes = self._mixed(op.static_sizes.get_values(), op.sizes, mask, "subview size")
+        steps = self._mixed(op.static_strides.get_values(), op.strides, mask, "subview stride")
+        for offset, size, step, extent in zip(offsets, sizes, steps, source.shape, strict=True):
+            if size > 0 and (offset < 0 or offset + (size - 1) * step >= extent):
+                raise MemoryAccessError(
+                    f"memref.subview of '{source.name}' reaches past its shape {source.shape}"
+                )
+        start = (
+            source.byte_offset
+            + sum(o * s for o, s in zip(offsets, source.strides, strict=True))
+            * source.dtype.itemsize
+        )
+        dims = [
+            (size, step * stride)
+            for size, step, stride in zip(sizes, steps, source.strides, strict=True)
+        ]
+        result_type = op.result.type
+        assert isinstance(result_type, MemRefType)
+        rank = len(result_type.get_shape())
+        while len(dims) > rank:  # rank-reducing: drop unit dimensions
+            unit = next(i for i, (size, _) in enumerate(dims) if size == 1)
+            dims.pop(unit)
+        name = op.result.name_hint or source.name
+        self.env[op.result] = MemRefView(
+            source.arena,
+            start,
+            tuple(d for d, _ in dims),
+            tuple(s for _, s in dims),
+            source.dtype,
+            name,
+        )
+
+    def _mixed(
+        self, static: Sequence[int], dynamic: Sequence[SSAValue], mask: Mask, what: str
+    ) -> list[int]:
+        values = iter(dynamic)
+        return [
+            self._uniform(next(values), mask, what) if s == DYNAMIC_INDEX else s for s in static
+        ]
+
+    def _cast(self, op: Operation, mask: Mask) -> None:
+        self.env[op.results[0]] = self.env[op.operands[0]]
+
+    def _dim(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.DimOp)
+        source = self.env[op.source]
+        index = self._uniform(op.index, mask, "memref.dim index")
+        self.env[op.result] = np.int64(source.shape[index])
+
+    # ---- loads and stores --------------------------------------------------------------
+
+    def _addresses(
+        self, view: MemRefView, indices: Sequence[SSAValue], mask: Mask, verb: str
+    ) -> Value:
+        """Byte address of the element each thread accesses (a scalar when uniform)."""
+        element = np.int64(0)
+        for value, size, stride in zip(indices, view.shape, view.strides, strict=True):
+            index = self.env[value]
+            active = index if mask is None or np.ndim(index) == 0 else index[mask]
+            # One unsigned comparison catches both negative and too-large indices.
+            if (np.asarray(active).view(np.uint64) >= size).any():
+                self._out_of_bounds(view, indices, mask, verb)
+            element = element + index * stride
+        return view.byte_offset + element * view.dtype.itemsize
+
+    def _out_of_bounds(
+        self, view: MemRefView, indices: Sequence[SSAValue], mask: Mask, verb: str
+    ) -> None:
+        n = self.interpreter.n_threads
+        values = [np.broadcast_to(np.asarray(self.env[v]), (n,)) for v in indices]
+        bad = np.zeros(n, np.bool_)
+        for index, size in zip(values, view.shape, strict=True):
+            bad |= (index < 0) | (index >= size)
+        if mask is not None:
+            bad &= mask
+        lane = int(np.argmax(bad))
+        where = tuple(int(v[lane]) for v in values)
+        block = self.interpreter.block_state.block_id
+        raise MemoryAccessError(
+            f"out-of-bounds {verb} '{view.name}' ({view.type_string}) at index {where} by "
+            f"thread {self.interpreter.thread_triple(lane)} of block {block}"
+        )
+
+    def _lanes(self, mask: Mask) -> np.ndarray:
+        n = self.interpreter.n_threads
+        return np.arange(n, dtype=np.int64) if mask is None else np.nonzero(mask)[0]
+
+    def _load(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.LoadOp)
+        view = self.env[op.memref]
+        address = self._addresses(view, op.indices, mask, "load from")
+        lanes = self._lanes(mask)
+        addresses = _per_lane(address, lanes)
+        self._check_alignment(op, view, addresses, lanes, "load from")
+        self._record(view, addresses, lanes, is_write=False)
+        if mask is None and np.ndim(address) == 0:
+            loaded = read_elements(view.arena, addresses[:1], view.dtype)[0]
+        else:
+            n = self.interpreter.n_threads
+            loaded = np.zeros(n, view.dtype)
+            loaded[lanes] = read_elements(view.arena, addresses, view.dtype)
+        self.env[op.res] = loaded
+
+    def _store(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.StoreOp)
+        view = self.env[op.memref]
+        address = self._addresses(view, op.indices, mask, "store to")
+        lanes = self._lanes(mask)
+        addresses = _per_lane(address, lanes)
+        value = np.asarray(self.env[op.value], dtype=view.dtype)
+        values = np.broadcast_to(value, (lanes.size,)) if value.ndim == 0 else value[lanes]
+        self._check_alignment(op, view, addresses, lanes, "store to")
+        self._record(view, addresses, lanes, is_write=True)
+        write_elements(view.arena, addresses, np.ascontiguousarray(values))
+
+    def _check_alignment(
+        self, op: Operation, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, verb: str
+    ) -> None:
+        """An `alignment` attribute (flatten-aliases adds them) is a promise about the
+        address: it must divide the byte offset of every access in its arena, and it
+        may not exceed the arena's own declared alignment."""
+        claimed = op.attributes.get("alignment")
+        if not isinstance(claimed, IntegerAttr):
+            return
+        alignment = claimed.value.data
+        arena = view.arena
+        if arena.alignment is not None and alignment > arena.alignment:
+            raise MemoryAccessError(
+                f"{verb} '{view.name}' claims alignment {alignment}, but '{arena.name}' "
+                f"is only aligned to {arena.alignment}"
+            )
+        misaligned = addresses % alignment != 0
+        if misaligned.any():
+            i = int(np.argmax(misaligned))
+            raise MemoryAccessError(
+                f"{verb} '{view.name}' claims alignment {alignment}, but thread "
+                f"{self.interpreter.thread_triple(int(lanes[i]))} accesses byte "
+                f"{int(addresses[i])} of '{arena.name}'"
+            )
+
+    def _record(
+        self, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, is_write: bool
+    ) -> None:
+        arena = view.arena
+        if arena.interval_log is None:
+            return
+        size = view.dtype.itemsize
+        if size > 1:
+            byte_addresses = (addresses[:, None] + np.arange(size)).reshape(-1)
+            agents = np.repeat(lanes, size)
+        else:
+            byte_addresses, agents = addresses, lanes
+        func = self.launch.func_id(view.name)
+        block = self.interpreter.block_state
+        conflict = arena.interval_log.record(byte_addresses, agents, is_write, func)
+        if conflict is not None:
+            self.launch.report(arena, conflict, block, False, self.namer)
+        if arena.launch_log is not None:
+            blocks = np.full(agents.shape, block.linear_id, np.int64)
+            conflict = arena.launch_log.record(byte_addresses, blocks, is_write, func)
+            if conflict is not None:
+                self.launch.report(arena, conflict, block, True, self.namer)
+
+
+def _per_lane(address: Value, lanes: np.ndarray) -> np.ndarray:
+    if np.ndim(address) == 0:
+        return np.full(lanes.size, int(address), np.int64)
+    return np.asarray(address, np.int64)[lanes]
+
+
+def _initialise(arena: Arena, global_op: memref.GlobalOp) -> None:
+    initial = global_op.initial_value
+    if isinstance(initial, DenseIntOrFPElementsAttr):
+        dtype = numpy_dtype(global_op.type.element_type)
+        values = np.asarray(initial.get_values(), dtype=dtype)
+        count = int(np.prod(global_op.type.get_shape(), dtype=np.int64))
+        data = np.broadcast_to(values, (count,)) if values.size == 1 else values
+        arena.data[: arena.nbytes] = np.ascontiguousarray(data).view(np.uint8)
+
+
+def _no_op(op: Operation, mask: Mask) -> None:
+    return None

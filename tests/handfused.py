@@ -1,0 +1,138 @@
+"""Hand-written fusions of a kernel's allocations, right and wrong, in the form
+fuse-gpu-allocs / flatten-aliases emit (FUSED_FORM.md), made by rewriting the
+`gpu_alloc.alloc` lines of a kernel's text. The offsets are chosen by hand in each
+test; these helpers only spell them as IR.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ALLOC = re.compile(
+    r'^(?P<indent>\s*)(?P<value>%\w+) = "gpu_alloc.alloc"\(\) <\{name = "(?P<name>\w+)"\}> : '
+    r"\(\) -> (?P<type>memref<[^>]*>)\s*$"
+)
+
+
+def fuse_shared(
+    text: str, offsets: dict[str, int], backing_bytes: int, flatten: bool = False
+) -> str:
+    """Places each named space-3 Func at its byte offset in one `shared_alloc`."""
+    backing_type = f"memref<{backing_bytes}xi8, 3 : i32>"
+    lines: list[str] = []
+    backing_made = False
+    for line in text.splitlines():
+        match = _ALLOC.match(line)
+        if match is None or match["name"] not in offsets:
+            lines.append(line)
+            continue
+        indent, value, name, memref_type = (
+            match["indent"],
+            match["value"],
+            match["name"],
+            match["type"],
+        )
+        if not backing_made:
+            lines.append(
+                f'{indent}%shared_alloc = "gpu_alloc.alloc"() <{{name = "shared_alloc", '
+                f"alignment = 16 : i64}}> : () -> {backing_type}"
+            )
+            backing_made = True
+        offset = f"%{name}_offset"
+        lines.append(f"{indent}{offset} = arith.constant {offsets[name]} : index")
+        if flatten:
+            lines.append(
+                f"{indent}{value} = memref.view %shared_alloc[{offset}][] : "
+                f"{backing_type} to {memref_type}"
+            )
+        else:
+            lines.append(
+                f'{indent}%{name}_ptr = "gpu_alloc.offset_pointer"(%shared_alloc, {offset}) : '
+                f"({backing_type}, index) -> !gpu_alloc.ptr<3 : i32>"
+            )
+            lines.append(
+                f'{indent}{value} = "gpu_alloc.alias"(%{name}_ptr) <{{name = "{name}"}}> : '
+                f"(!gpu_alloc.ptr<3 : i32>) -> {memref_type}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def fuse_heap(
+    text: str, offsets: dict[str, int], per_block_bytes: int, slice_per_block: bool = True
+) -> str:
+    """Places each named space-1 Func at its offset in its block's slice of one
+    launch-wide `global_alloc` (with `slice_per_block=False`, the bug of giving every
+    block the same slice)."""
+    lines: list[str] = []
+    backing_made = False
+    for line in text.splitlines():
+        match = _ALLOC.match(line)
+        if match is None or match["name"] not in offsets:
+            lines.append(line)
+            continue
+        indent, value, name, memref_type = (
+            match["indent"],
+            match["value"],
+            match["name"],
+            match["type"],
+        )
+        if not backing_made:
+            lines.extend(indent + s for s in _heap_backing(per_block_bytes, slice_per_block))
+            backing_made = True
+        lines.append(f"{indent}%{name}_at = arith.constant {offsets[name]} : index")
+        lines.append(f"{indent}%{name}_offset = arith.addi %heap_slice, %{name}_at : index")
+        lines.append(
+            f'{indent}%{name}_ptr = "gpu_alloc.offset_pointer"(%global_alloc, %{name}_offset) : '
+            "(memref<?xi8, 1 : i32>, index) -> !gpu_alloc.ptr<1 : i32>"
+        )
+        lines.append(
+            f'{indent}{value} = "gpu_alloc.alias"(%{name}_ptr) <{{name = "{name}"}}> : '
+            f"(!gpu_alloc.ptr<1 : i32>) -> {memref_type}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _heap_backing(per_block_bytes: int, slice_per_block: bool) -> list[str]:
+    dims = []
+    for d in "xyz":
+        dims.append(f'%heap_g{d} = "gpu.grid_dim"() <{{dimension = #gpu<dim {d}>}}> : () -> index')
+        dims.append(f'%heap_b{d} = "gpu.block_id"() <{{dimension = #gpu<dim {d}>}}> : () -> index')
+    block_id = (
+        [
+            "%heap_yz = arith.muli %heap_gy, %heap_bz : index",
+            "%heap_yz1 = arith.addi %heap_by, %heap_yz : index",
+            "%heap_yzx = arith.muli %heap_gx, %heap_yz1 : index",
+            "%heap_bid = arith.addi %heap_bx, %heap_yzx : index",
+        ]
+        if slice_per_block
+        else ["%heap_bid = arith.constant 0 : index"]
+    )
+    return [
+        *dims,
+        "%heap_gxy = arith.muli %heap_gx, %heap_gy : index",
+        "%heap_blocks = arith.muli %heap_gxy, %heap_gz : index",
+        f"%heap_per_block = arith.constant {per_block_bytes} : index",
+        "%heap_total = arith.muli %heap_per_block, %heap_blocks : index",
+        '%global_alloc = "gpu_alloc.alloc"(%heap_total) <{name = "global_alloc", '
+        "alignment = 16 : i64}> : (index) -> memref<?xi8, 1 : i32>",
+        *block_id,
+        "%heap_slice = arith.muli %heap_bid, %heap_per_block : index",
+    ]
+
+
+def lower_shared_backing(
+    fused: str, backing_bytes: int, symbol: str = "kernel__shared_alloc"
+) -> str:
+    """lower-gpu-allocs' form of a static shared backing: a space-3 `memref.global`
+    in the gpu.module, read with `memref.get_global` (input: `fuse_shared`'s output)."""
+    backing_type = f"memref<{backing_bytes}xi8, 3 : i32>"
+    alloc = re.compile(r'^(\s*)%shared_alloc = "gpu_alloc.alloc"\(\).*$', re.MULTILINE)
+    lowered = alloc.sub(
+        rf"\1%shared_alloc = memref.get_global @{symbol} : {backing_type}", fused, count=1
+    )
+    global_op = (
+        f'    "memref.global"() <{{sym_name = "{symbol}", sym_visibility = "private", '
+        f"type = {backing_type}, initial_value, alignment = 16 : i64}}> : () -> ()\n"
+    )
+    head, func, tail = lowered.partition('    "gpu.func"()')
+    return head + global_op + func + tail

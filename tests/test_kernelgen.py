@@ -1,0 +1,90 @@
+"""The kernel generator makes valid, race-free kernels whose metadata is right."""
+
+from __future__ import annotations
+
+import re
+
+from differential import Launch, assert_same_behaviour, run
+from gpu_alloc.sim.loading import parse_module
+from handfused import fuse_shared
+from hypothesis import HealthCheck, given, settings
+from kernelgen import FuncSpec, GeneratedKernel, kernels
+
+SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def launch_of(kernel: GeneratedKernel) -> Launch:
+    return Launch(grid=kernel.grid, block=kernel.block, scalars=tuple(map(float, kernel.scalars)))
+
+
+@SETTINGS
+@given(kernels())
+def test_generated_kernels_run_race_free(kernel: GeneratedKernel):
+    result = run(parse_module(kernel.text), launch_of(kernel))
+    assert result.races == [], result.races[0].describe()
+    assert result.thread_steps > 0
+
+
+@SETTINGS
+@given(kernels())
+def test_metadata_matches_the_text(kernel: GeneratedKernel):
+    assert kernel.text.count('"gpu.barrier"()') == kernel.n_stages - 1
+    assert len(kernel.scalars) == sum(f.size_argument is not None for f in kernel.funcs)
+    for func in kernel.funcs:
+        extent = "?" if func.size_argument else str(func.size)
+        memref_type = f"memref<{extent}x{func.element}, {func.space} : i32>"
+        alloc = re.search(
+            rf'%{func.name} = "gpu_alloc.alloc"\(.*\) <{{name = "{func.name}"}}> : .* -> (.*)',
+            kernel.text,
+        )
+        assert alloc is not None and alloc[1] == memref_type
+        first, last = func.stages
+        assert 0 <= first <= last < kernel.n_stages
+
+
+def pack_by_metadata(funcs: list[FuncSpec]) -> tuple[dict[str, int], int]:
+    """First fit: Funcs whose live stages overlap get disjoint bytes; others may share."""
+    placed: list[tuple[FuncSpec, int]] = []
+    for func in sorted(funcs, key=lambda f: -f.nbytes):
+        offset = 0
+        while clashes := [
+            other_offset + other.nbytes
+            for other, other_offset in placed
+            if not (func.stages[1] < other.stages[0] or other.stages[1] < func.stages[0])
+            and offset < other_offset + other.nbytes
+            and other_offset < offset + func.nbytes
+        ]:
+            offset = (max(clashes) + 15) // 16 * 16
+        placed.append((func, offset))
+    size = max((o + f.nbytes for f, o in placed), default=0)
+    return {f.name: o for f, o in placed}, size
+
+
+@SETTINGS
+@given(kernels())
+def test_funcs_whose_stages_do_not_overlap_may_share_bytes(kernel: GeneratedKernel):
+    """The stage intervals are right: a fusion that reuses bytes only between Funcs
+    with disjoint intervals keeps the results and adds no race."""
+    funcs = [
+        f
+        for f in kernel.funcs
+        if f.space == 3 and f.size_argument is None and not f.allocated_in_loop
+    ]
+    offsets, size = pack_by_metadata(funcs)
+    fused = fuse_shared(kernel.text, offsets, max(size, 1))
+    assert_same_behaviour(
+        parse_module(kernel.text), parse_module(fused), launch_of(kernel), "packing"
+    )
+
+
+@SETTINGS
+@given(kernels(dynamic_sizes=False, loops=False, heap=False, max_funcs=3))
+def test_options_restrict_the_kernels(kernel: GeneratedKernel):
+    assert 2 <= len(kernel.funcs) <= 3
+    assert all(f.space == 3 and f.size_argument is None for f in kernel.funcs)
+    assert "scf.for %v" in kernel.text  # the strided per-thread loops remain
+    assert kernel.scalars == ()
+    assert not any(f.allocated_in_loop for f in kernel.funcs)
+    assert (
+        " = %c0 to " not in kernel.text
+    )  # block-level loops count from 0, per-thread ones from %tid
