@@ -33,7 +33,7 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace, OffsetPo
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
-from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -93,6 +93,28 @@ def _kernel_launches(module: ModuleOp) -> dict[tuple[str, str], list[gpu.LaunchF
             if len(nested) == 1:
                 launches[(op.kernel.root_reference.data, nested[0].data)].append(op)
     return launches
+
+
+def _byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
+    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
+    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1:
+        return [], alloc.dynamic_sizes[0]
+    static_part = element_bytes(memref_type.element_type)
+    if static_part is None:
+        raise GpuAllocPassError(
+            f"allocation '{alloc.alloc_name.data}' has element type "
+            f"{memref_type.element_type}, whose size in bytes is unknown",
+            alloc,
+        )
+    for dim in memref_type.get_shape():
+        if dim != DYNAMIC_INDEX:
+            static_part *= dim
+    ops: list[Operation] = [arith.ConstantOp.from_int_and_width(static_part, IndexType())]
+    size = ops[0].results[0]
+    for dynamic in alloc.dynamic_sizes:
+        ops.append(arith.MuliOp(size, dynamic))
+        size = ops[-1].results[0]
+    return ops, size
 
 
 def _unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
@@ -189,22 +211,25 @@ class _KernelLowering:
         Rewriter.replace_op(alloc, memref.GetGlobalOp(symbol, memref_type))
 
     def _lower_dynamic_shared(self, alloc: AllocOp, memref_type: MemRefType) -> None:
-        shape = memref_type.get_shape()
-        if self.dynamic_shared is not None or len(shape) != 1 or memref_type.element_type != i8:
+        """The kernel's one dynamic shared allocation (a fused i8 backing, or a lone
+        Func that fuse-gpu-allocs kept as it is) becomes a view of the block's dynamic
+        shared memory, whose byte size each launch computes."""
+        if self.dynamic_shared is not None:
             raise GpuAllocPassError(
-                f"kernel '{self.kernel_name}' has dynamic shared allocation "
-                f"'{alloc.alloc_name.data}' of type {memref_type}: run fuse-gpu-allocs first, "
-                "so that one 1-D i8 backing holds all dynamic shared memory",
+                f"kernel '{self.kernel_name}' has more than one dynamic shared allocation "
+                f"('{alloc.alloc_name.data}' among them): run fuse-gpu-allocs first, so "
+                "that one backing holds all dynamic shared memory",
                 alloc,
             )
-        self.dynamic_shared = _DynamicShared(alloc.dynamic_sizes[0], f"'{alloc.alloc_name.data}'")
+        size_ops, byte_size = _byte_size_value(alloc, memref_type)
+        self.dynamic_shared = _DynamicShared(byte_size, f"'{alloc.alloc_name.data}'")
         base = DynamicSharedMemoryOp()
         cast = memref.MemorySpaceCastOp(
             base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
         )
         zero = arith.ConstantOp.from_int_and_width(0, IndexType())
-        view = memref.ViewOp(cast.dest, zero, [alloc.dynamic_sizes[0]], memref_type)
-        Rewriter.replace_op(alloc, [base, cast, zero, view])
+        view = memref.ViewOp(cast.dest, zero, list(alloc.dynamic_sizes), memref_type)
+        Rewriter.replace_op(alloc, [*size_ops, base, cast, zero, view])
 
     # -- private --------------------------------------------------------------------
 
