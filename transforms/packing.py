@@ -211,14 +211,17 @@ class _Component:
 
 
 def _greedy_fit(component: _Component, order: IntArray, best: bool) -> IntArray:
-    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it."""
+    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it.
+
+    The placed items are kept sorted by offset, so the ones overlapping a new item in time come
+    out in address order and the gaps between them are found without sorting.
+    """
     count = len(component)
     offsets = np.zeros(count, dtype=np.int64)
-    placed_start = np.empty(count, dtype=np.int64)
-    placed_end = np.empty(count, dtype=np.int64)
-    placed_offset = np.empty(count, dtype=np.int64)
-    placed_top = np.empty(count, dtype=np.int64)
-    placed = 0
+    # Columns: start, end, offset, top of the placed items, sorted by offset.
+    placed = np.empty((4, count), dtype=np.int64)
+    placed_start, placed_end, placed_offset, placed_top = placed
+    total = 0
     starts, ends, sizes, aligns = (
         component.start.tolist(),
         component.end.tolist(),
@@ -227,13 +230,14 @@ def _greedy_fit(component: _Component, order: IntArray, best: bool) -> IntArray:
     )
     for item in order.tolist():
         start, end, size, align = starts[item], ends[item], sizes[item], aligns[item]
-        live = np.flatnonzero((placed_start[:placed] < end) & (placed_end[:placed] > start))
+        live = np.flatnonzero((placed_start[:total] < end) & (placed_end[:total] > start))
         offset = 0
         if len(live):
-            by_offset = np.argsort(placed_offset[live], kind="stable")
-            gap_ends = placed_offset[live][by_offset]
-            covered = np.maximum.accumulate(placed_top[live][by_offset])
-            gap_starts = np.concatenate(([0], covered[:-1]))
+            gap_ends = placed_offset[live]
+            covered = np.maximum.accumulate(placed_top[live])
+            gap_starts = np.empty_like(gap_ends)
+            gap_starts[0] = 0
+            gap_starts[1:] = covered[:-1]
             if align > 1:
                 gap_starts = -(-gap_starts // align) * align
             fits = np.flatnonzero(gap_starts + size <= gap_ends)
@@ -243,11 +247,10 @@ def _greedy_fit(component: _Component, order: IntArray, best: bool) -> IntArray:
             else:
                 offset = _align_up(int(covered[-1]), align)
         offsets[item] = offset
-        placed_start[placed] = start
-        placed_end[placed] = end
-        placed_offset[placed] = offset
-        placed_top[placed] = offset + size
-        placed += 1
+        position = int(np.searchsorted(placed_offset[:total], offset))
+        placed[:, position + 1 : total + 1] = placed[:, position:total]
+        placed[:, position] = (start, end, offset, offset + size)
+        total += 1
     return offsets
 
 
@@ -407,6 +410,7 @@ class _Dive:
         twin_before = search.twin_before(rank)
         self.has_twin = twin_before >= 0
         self.twin_of = twin_before[self.has_twin]
+        self.memo: dict[tuple[int, int, bytes, bytes, bytes], IntArray | None] = {}
         self.nodes = 0
 
     def run(self) -> IntArray | None:
@@ -451,6 +455,25 @@ class _Dive:
                 return False
         return False
 
+    def _solve_part(self, part: IntArray, low: int, high: int) -> bool:
+        """`_search` on an independent part, remembering the outcome.
+
+        A part's outcome depends only on its buffers, their lowest addresses and the heights of
+        its sections, so the same part met again (after a sibling part failed and an ancestor
+        moved on) is answered from memory."""
+        if not len(part):
+            return True
+        key = (low, high, part.tobytes(), self.viable[part].tobytes(), self.height[low:high].tobytes())
+        if key in self.memo:
+            solved = self.memo[key]
+            if solved is None:
+                return False
+            self.offsets[part] = solved
+            return True
+        found = self._search(part, low, high, -1, -1)
+        self.memo[key] = self.offsets[part].copy() if found else None
+        return found
+
     def twin_of_of(self, items: IntArray) -> IntArray:
         position = np.cumsum(self.has_twin) - 1
         return self.twin_of[position[items]]
@@ -487,8 +510,8 @@ class _Dive:
             bounds = [low, *split.tolist(), high]
             first, stop = self.search.first[part], self.search.stop[part]
             for sub_low, sub_high in zip(bounds, bounds[1:]):
-                inside = (first < sub_high) & (stop > sub_low)
-                if not self._search(part[inside], sub_low, sub_high, -1, -1):
+                inside = part[(first < sub_high) & (stop > sub_low) & self.unplaced[part]]
+                if not self._solve_part(inside, sub_low, sub_high):
                     return False
             return True
         finally:
@@ -524,7 +547,7 @@ def _improve(
     best = component.peak(offsets)
     search = _CanonicalSearch(component)
     low, high = bound, best - 1  # if the optimum is below `best`, it is in [low, high]
-    share = max(0.005, (deadline - time.perf_counter()) / 32)
+    share = max(0.005, (deadline - time.perf_counter()) / 4)  # for the lower bound question
     while low <= high and time.perf_counter() < deadline:
         round_low, round_high = low, high
         capacity = low
@@ -541,7 +564,8 @@ def _improve(
                     offsets, best = found, component.peak(found)
                     high = round_high = best - 1
             capacity = (round_low + round_high) // 2
-        share *= 2
+            share = max(0.005, min(share, (deadline - time.perf_counter()) / 8))
+        share *= 4
     return offsets, low > high
 
 
