@@ -31,6 +31,7 @@ import time
 from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -90,7 +91,7 @@ class Packing:
 
     offsets: tuple[int, ...]
     peak: int
-    """max(offset + size) over the items, 0 when there are none."""
+    """max(offset + size) over the items (never-live ones included), 0 when there are none."""
     lower_bound: int
     """Max over time of the total size live at that time: no packing can have a smaller peak."""
     optimal: bool
@@ -149,7 +150,9 @@ def validate(items: Sequence[PackItem], offsets: Sequence[int]) -> None:
                 other = live_offsets[neighbour_position][1]
                 if _overlap_in_memory(items, offsets, index, other):
                     first, second = sorted((index, other))
-                    raise PackingError(_overlap_message(items, offsets, first, second), (first, second))
+                    raise PackingError(
+                        _overlap_message(items, offsets, first, second), (first, second)
+                    )
         insort(live_offsets, key)
 
 
@@ -281,7 +284,9 @@ def best_fit(items: Sequence[PackItem]) -> tuple[int, ...]:
     live = [index for index, item in enumerate(items) if item.occupies_memory]
     offsets = [0] * len(items)
     component = _Component.of(items, live)
-    for index, offset in zip(live, _greedy_fit(component, _size_descending(component), True)):
+    for index, offset in zip(
+        live, _greedy_fit(component, _size_descending(component), True), strict=True
+    ):
         offsets[index] = int(offset)
     return tuple(offsets)
 
@@ -327,7 +332,10 @@ class _CanonicalSearch:
         # Static tie-breaks among equally low candidates (MiniMalloc's preorderings): by the
         # heaviest section a buffer crosses ("total"), its width in sections and its area.
         total = np.array(
-            [self.load[f:s].max() for f, s in zip(self.first.tolist(), self.stop.tolist())],
+            [
+                self.load[f:s].max()
+                for f, s in zip(self.first.tolist(), self.stop.tolist(), strict=True)
+            ],
             dtype=np.int64,
         )
         width = component.end - component.start
@@ -342,8 +350,16 @@ class _CanonicalSearch:
         keys = np.stack([component.start, component.end, component.size, component.align], axis=1)
         _, group = np.unique(keys, axis=0, return_inverse=True)
         self.group = group.reshape(-1)
+        self.neighbours = [np.flatnonzero(row) for row in self.overlap]
+        self.reach: list[tuple[int, int]] = []  # sections covered by a buffer and its neighbours
+        for item, neighbours in enumerate(self.neighbours):
+            lo, hi = int(self.first[item]), int(self.stop[item])
+            if len(neighbours):
+                lo = min(lo, int(self.first[neighbours].min()))
+                hi = max(hi, int(self.stop[neighbours].max()))
+            self.reach.append((lo, hi))
         self.members = np.zeros((self.sections, count), dtype=np.bool_)  # section x buffer
-        for item, (lo, hi) in enumerate(zip(self.first.tolist(), self.stop.tolist())):
+        for item, (lo, hi) in enumerate(zip(self.first.tolist(), self.stop.tolist(), strict=True)):
             self.members[lo:hi, item] = True
         self.nodes = 0
 
@@ -409,7 +425,7 @@ class _Dive:
         self.cuts = np.cumsum(cuts)[: max(0, search.sections - 1)]
         twin_before = search.twin_before(rank)
         self.has_twin = twin_before >= 0
-        self.twin_of = twin_before[self.has_twin]
+        self.twin_before = np.maximum(twin_before, 0)
         self.memo: dict[tuple[int, int, bytes, bytes, bytes], IntArray | None] = {}
         self.nodes = 0
 
@@ -442,9 +458,7 @@ class _Dive:
         highest = self.capacity - int(self.remaining[low:high].max())
         allowed = (viable < lowest_top) & (viable <= highest)
         allowed &= (viable > last_offset) | ((viable == last_offset) & (rank > last_rank))
-        twins = self.has_twin[part]
-        if twins.any():
-            allowed[twins] &= ~self.unplaced[self.twin_of_of(part[twins])]
+        allowed &= ~(self.has_twin[part] & self.unplaced[self.twin_before[part]])
         chosen = np.flatnonzero(allowed)
         chosen = chosen[np.lexsort((rank[chosen], viable[chosen]))]
         for item in part[chosen].tolist():
@@ -463,7 +477,13 @@ class _Dive:
         moved on) is answered from memory."""
         if not len(part):
             return True
-        key = (low, high, part.tobytes(), self.viable[part].tobytes(), self.height[low:high].tobytes())
+        key = (
+            low,
+            high,
+            part.tobytes(),
+            self.viable[part].tobytes(),
+            self.height[low:high].tobytes(),
+        )
         if key in self.memo:
             solved = self.memo[key]
             if solved is None:
@@ -474,32 +494,25 @@ class _Dive:
         self.memo[key] = self.offsets[part].copy() if found else None
         return found
 
-    def twin_of_of(self, items: IntArray) -> IntArray:
-        position = np.cumsum(self.has_twin) - 1
-        return self.twin_of[position[items]]
-
     def _place_and_continue(self, part: IntArray, low: int, high: int, item: int) -> bool:
         offset = int(self.viable[item])
         size = self.sizes[item]
         top = offset + size
         lo, hi = self.first[item], self.stop[item]
-        saved_viable = self.viable.copy()
         saved_height = self.height[lo:hi].copy()
         self.offsets[item] = offset
         self.unplaced[item] = False
         self.remaining[lo:hi] -= size
         self.height[lo:hi] = top
-        neighbours = self.search.overlap[item] & self.unplaced
-        raised = -(-top // self.align[neighbours]) * self.align[neighbours]
-        self.viable[neighbours] = np.maximum(self.viable[neighbours], raised)
+        neighbours = self.search.neighbours[item]
+        neighbours = neighbours[self.unplaced[neighbours]]
+        saved_viable = self.viable[neighbours]
+        alignment = self.align[neighbours]
+        self.viable[neighbours] = np.maximum(saved_viable, -(-top // alignment) * alignment)
         self.cuts[lo : hi - 1] -= 1
         try:
-            if neighbours.any():  # sections whose floor may have risen
-                spanned = np.flatnonzero(neighbours)
-                lo_fit = min(lo, int(self.search.first[spanned].min()))
-                hi_fit = max(hi, int(self.search.stop[spanned].max()))
-            else:
-                lo_fit, hi_fit = lo, hi
+            # Only sections under this buffer or its neighbours can have a higher floor now.
+            lo_fit, hi_fit = self.search.reach[item]
             if not self._fits(offset, max(low, lo_fit), min(high, hi_fit)):
                 return False
             split = lo + np.flatnonzero(self.cuts[lo : hi - 1] == 0) + 1
@@ -509,14 +522,14 @@ class _Dive:
                 return self._search(part, low, high, offset, rank)
             bounds = [low, *split.tolist(), high]
             first, stop = self.search.first[part], self.search.stop[part]
-            for sub_low, sub_high in zip(bounds, bounds[1:]):
+            for sub_low, sub_high in pairwise(bounds):
                 inside = part[(first < sub_high) & (stop > sub_low) & self.unplaced[part]]
                 if not self._solve_part(inside, sub_low, sub_high):
                     return False
             return True
         finally:
             self.cuts[lo : hi - 1] += 1
-            self.viable[:] = saved_viable
+            self.viable[neighbours] = saved_viable
             self.height[lo:hi] = saved_height
             self.remaining[lo:hi] += size
             self.unplaced[item] = True
@@ -613,14 +626,16 @@ def pack(items: Sequence[PackItem], time_limit: float = DEFAULT_TIME_LIMIT) -> P
         if not optimal and len(component) <= SEARCH_MAX_ITEMS:
             result, optimal = _improve(component, result, bound, share)
             peak = component.peak(result)
-        for index, offset in zip(group, result.tolist()):
+        for index, offset in zip(group, result.tolist(), strict=True):
             offsets[index] = offset
         peaks.append(peak)
         optimal_peaks.append(optimal)
     validate(items, offsets)
-    peak = max(peaks, default=0)
+    # A buffer that is never live still needs its bytes inside the backing buffer (at 0).
+    unavoidable = max((item.size for item in items if not item.occupies_memory), default=0)
+    peak = max(max(peaks, default=0), unavoidable)
     bound = lower_bound(items)
-    optimal = peak == bound or any(
+    optimal = peak == max(bound, unavoidable) or any(
         p == peak and proven for p, proven in zip(peaks, optimal_peaks, strict=True)
     )
     return Packing(tuple(offsets), peak, bound, optimal)
