@@ -44,7 +44,7 @@ compile time is bounded by about this much per packed memory space. Inputs whose
 already equals the lower bound return at once.
 """
 
-SEARCH_MAX_ITEMS = 2000
+SEARCH_MAX_ITEMS = 5000
 """Components with more buffers than this are only packed greedily (the exact search keeps an
 items x items overlap matrix)."""
 
@@ -214,17 +214,14 @@ class _Component:
 
 
 def _greedy_fit(component: _Component, order: IntArray, best: bool) -> IntArray:
-    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it.
-
-    The placed items are kept sorted by offset, so the ones overlapping a new item in time come
-    out in address order and the gaps between them are found without sorting.
-    """
+    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it."""
     count = len(component)
     offsets = np.zeros(count, dtype=np.int64)
-    # Columns: start, end, offset, top of the placed items, sorted by offset.
-    placed = np.empty((4, count), dtype=np.int64)
-    placed_start, placed_end, placed_offset, placed_top = placed
-    total = 0
+    placed_start = np.empty(count, dtype=np.int64)
+    placed_end = np.empty(count, dtype=np.int64)
+    placed_offset = np.empty(count, dtype=np.int64)
+    placed_top = np.empty(count, dtype=np.int64)
+    placed = 0
     starts, ends, sizes, aligns = (
         component.start.tolist(),
         component.end.tolist(),
@@ -233,9 +230,10 @@ def _greedy_fit(component: _Component, order: IntArray, best: bool) -> IntArray:
     )
     for item in order.tolist():
         start, end, size, align = starts[item], ends[item], sizes[item], aligns[item]
-        live = np.flatnonzero((placed_start[:total] < end) & (placed_end[:total] > start))
+        live = np.flatnonzero((placed_start[:placed] < end) & (placed_end[:placed] > start))
         offset = 0
         if len(live):
+            live = live[np.argsort(placed_offset[live])]
             gap_ends = placed_offset[live]
             covered = np.maximum.accumulate(placed_top[live])
             gap_starts = np.empty_like(gap_ends)
@@ -250,10 +248,11 @@ def _greedy_fit(component: _Component, order: IntArray, best: bool) -> IntArray:
             else:
                 offset = _align_up(int(covered[-1]), align)
         offsets[item] = offset
-        position = int(np.searchsorted(placed_offset[:total], offset))
-        placed[:, position + 1 : total + 1] = placed[:, position:total]
-        placed[:, position] = (start, end, offset, offset + size)
-        total += 1
+        placed_start[placed] = start
+        placed_end[placed] = end
+        placed_offset[placed] = offset
+        placed_top[placed] = offset + size
+        placed += 1
     return offsets
 
 
@@ -267,6 +266,7 @@ def _greedy_orders(component: _Component) -> list[tuple[IntArray, bool]]:
     duration = component.end - component.start
     index = np.arange(len(component))
     return [
+        (np.lexsort((index, -duration, component.start)), False),  # program order, first-fit
         (np.lexsort((index, -duration, -component.size)), True),
         (np.lexsort((index, -component.size, -duration)), True),
         (np.lexsort((index, -component.size * duration)), True),
@@ -329,8 +329,8 @@ class _CanonicalSearch:
         np.add.at(load, self.first, component.size)
         np.add.at(load, self.stop, -component.size)
         self.load = np.cumsum(load)[: self.sections]
-        # Static tie-breaks among equally low candidates (MiniMalloc's preorderings): by the
-        # heaviest section a buffer crosses ("total"), its width in sections and its area.
+        # Static tie-breaks among equally low candidates: program order, then MiniMalloc's
+        # preorderings by the heaviest section a buffer crosses ("total"), its lifetime and area.
         total = np.array(
             [
                 self.load[f:s].max()
@@ -342,7 +342,13 @@ class _CanonicalSearch:
         area = component.size * (component.end - component.start)
         index = np.arange(count)
         self.rankings: list[IntArray] = []
-        for keys in ((-total, -area, -width), (-width, -area, -total), (-total, -width, -area)):
+        orders = (
+            (component.start, -width, -component.size),  # program order: good on chains
+            (-total, -area, -width),
+            (-width, -area, -total),
+            (-total, -width, -area),
+        )
+        for keys in orders:
             rank = np.empty(count, dtype=np.int64)
             rank[np.lexsort((index, *reversed(keys)))] = index
             self.rankings.append(rank)
@@ -358,25 +364,29 @@ class _CanonicalSearch:
                 lo = min(lo, int(self.first[neighbours].min()))
                 hi = max(hi, int(self.stop[neighbours].max()))
             self.reach.append((lo, hi))
-        self.members = np.zeros((self.sections, count), dtype=np.bool_)  # section x buffer
-        for item, (lo, hi) in enumerate(zip(self.first.tolist(), self.stop.tolist(), strict=True)):
-            self.members[lo:hi, item] = True
         self.nodes = 0
 
-    def decide(self, capacity: int, deadline: float) -> IntArray | None:
-        """Offsets with peak <= capacity, or None if there are none; `_SearchTimeout` if the
-        deadline passes first. Tries each ranking in turn with a doubling node budget."""
+    def decide(
+        self, capacity: int, deadline: float, rounds: int | None = None
+    ) -> IntArray | None:
+        """Offsets with peak <= capacity, or None if there are none.
+
+        Tries each ranking in turn with a node budget that doubles every round (MiniMalloc's
+        round robin). Raises `_SearchTimeout` if the deadline passes, `_NodeLimit` after
+        `rounds` rounds without an answer."""
         budget = max(64, len(self.component))
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 4 * len(self.component) + 1000))
         try:
-            while True:
+            while rounds is None or rounds > 0:
                 budget *= 2
                 for rank in self.rankings:
                     try:
                         return _Dive(self, capacity, deadline, rank, budget).run()
                     except _NodeLimit:
                         continue
+                rounds = None if rounds is None else rounds - 1
+            raise _NodeLimit
         finally:
             sys.setrecursionlimit(limit)
 
@@ -512,6 +522,7 @@ class _Dive:
         self.cuts[lo : hi - 1] -= 1
         try:
             # Only sections under this buffer or its neighbours can have a higher floor now.
+            # Only sections under this buffer or its neighbours can have a higher floor now.
             lo_fit, hi_fit = self.search.reach[item]
             if not self._fits(offset, max(low, lo_fit), min(high, hi_fit)):
                 return False
@@ -535,16 +546,25 @@ class _Dive:
             self.unplaced[item] = True
 
     def _fits(self, offset: int, low: int, high: int) -> bool:
-        """Whether every section of the part can still hold what is left to place in it.
+        """Whether every section in [low, high) can still hold what is left to place in it.
 
         A section's floor is at least its height, the last offset (placement is monotone), and
         the lowest address of any unplaced buffer crossing it."""
-        members = self.search.members[low:high] & self.unplaced
         if low >= high:
             return True
-        lowest = np.where(members, self.viable, self.capacity).min(axis=1)
+        first, stop = self.search.first, self.search.stop
+        crossing = np.flatnonzero(self.unplaced & (first < high) & (stop > low))
+        sections = np.arange(low, high)[:, None]
+        live = (first[crossing] <= sections) & (stop[crossing] > sections)
+        lowest = np.where(live, self.viable[crossing], self.capacity).min(
+            axis=1, initial=self.capacity
+        )
         floor = np.maximum(np.maximum(self.height[low:high], offset), lowest)
         return bool((floor + self.remaining[low:high] <= self.capacity).all())
+
+
+LADDER = (0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
+"""Capacities (as fractions above the lower bound) that `_improve` tries with short dives."""
 
 
 def _improve(
@@ -552,33 +572,50 @@ def _improve(
 ) -> tuple[IntArray, bool]:
     """Search for a better packing than `offsets`; return it and whether it is proven optimal.
 
-    Asks "is there a packing within capacity C?" in rounds of binary search between the proven
-    lower bound and the best peak found; each round starts with C = the lower bound (the usual
-    optimum for kernel-sized inputs). A question that runs out of its time share counts as "no"
-    for the rest of the round; each round doubles the share.
+    Asks "is there a packing within capacity C?": first for C = the lower bound (the usual
+    optimum for kernel-sized inputs) with a quarter of the time; then down a ladder of
+    capacities above it with two short rounds of dives each, while they succeed; then
+    in rounds of binary search between the proven lower bound and the best peak found, where a
+    question that runs out of its time share counts as "no" for the rest of the round and each
+    round gives more time per question.
     """
     best = component.peak(offsets)
     search = _CanonicalSearch(component)
     low, high = bound, best - 1  # if the optimum is below `best`, it is in [low, high]
-    share = max(0.005, (deadline - time.perf_counter()) / 4)  # for the lower bound question
+
+    def ask(capacity: int, seconds: float, rounds: int | None = None) -> bool:
+        """Record the answer for `capacity`; False if there was none in time."""
+        nonlocal low, high, offsets, best
+        try:
+            found = search.decide(capacity, min(deadline, time.perf_counter() + seconds), rounds)
+        except (_SearchTimeout, _NodeLimit):
+            return False
+        if found is None:
+            low = max(low, capacity + 1)
+        else:
+            offsets, best = found, component.peak(found)
+            high = best - 1
+        return True
+
+    if low <= high:
+        ask(low, (deadline - time.perf_counter()) / 4)
+    for fraction in reversed(LADDER):
+        capacity = bound + int(bound * fraction)
+        if capacity > high:
+            continue
+        if capacity < low or time.perf_counter() >= deadline:
+            break
+        if not ask(capacity, deadline - time.perf_counter(), rounds=2) or best > capacity:
+            break
+    share = max(0.005, (deadline - time.perf_counter()) / 8)
     while low <= high and time.perf_counter() < deadline:
         round_low, round_high = low, high
-        capacity = low
         while round_low <= round_high and time.perf_counter() < deadline:
-            probe_deadline = min(deadline, time.perf_counter() + share)
-            try:
-                found = search.decide(capacity, probe_deadline)
-            except _SearchTimeout:
-                round_low = capacity + 1
-            else:
-                if found is None:
-                    low = round_low = capacity + 1
-                else:
-                    offsets, best = found, component.peak(found)
-                    high = round_high = best - 1
             capacity = (round_low + round_high) // 2
-            share = max(0.005, min(share, (deadline - time.perf_counter()) / 8))
-        share *= 4
+            if not ask(capacity, share):
+                round_low = capacity + 1
+            round_low, round_high = max(round_low, low), min(round_high, high)
+        share *= 2
     return offsets, low > high
 
 
