@@ -366,9 +366,7 @@ class _CanonicalSearch:
             self.reach.append((lo, hi))
         self.nodes = 0
 
-    def decide(
-        self, capacity: int, deadline: float, rounds: int | None = None
-    ) -> IntArray | None:
+    def decide(self, capacity: int, deadline: float, rounds: int | None = None) -> IntArray | None:
         """Offsets with peak <= capacity, or None if there are none.
 
         Tries each ranking in turn with a node budget that doubles every round (MiniMalloc's
@@ -563,7 +561,7 @@ class _Dive:
         return bool((floor + self.remaining[low:high] <= self.capacity).all())
 
 
-LADDER = (0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2)
+LADDER = (0.02, 0.04, 0.06, 0.09, 0.13, 0.2)
 """Capacities (as fractions above the lower bound) that `_improve` tries with short dives."""
 
 
@@ -573,8 +571,9 @@ def _improve(
     """Search for a better packing than `offsets`; return it and whether it is proven optimal.
 
     Asks "is there a packing within capacity C?": first for C = the lower bound (the usual
-    optimum for kernel-sized inputs) with a quarter of the time; then down a ladder of
-    capacities above it with two short rounds of dives each, while they succeed; then
+    optimum for kernel-sized inputs) with an eighth of the time; then down a ladder of
+    capacities above it with one short round of dives each (success is not monotone in the
+    capacity: a tighter one can prune a dive onto a good path sooner); then
     in rounds of binary search between the proven lower bound and the best peak found, where a
     question that runs out of its time share counts as "no" for the rest of the round and each
     round gives more time per question.
@@ -598,15 +597,14 @@ def _improve(
         return True
 
     if low <= high:
-        ask(low, (deadline - time.perf_counter()) / 4)
+        ask(low, (deadline - time.perf_counter()) / 8)
     for fraction in reversed(LADDER):
         capacity = bound + int(bound * fraction)
         if capacity > high:
             continue
         if capacity < low or time.perf_counter() >= deadline:
             break
-        if not ask(capacity, deadline - time.perf_counter(), rounds=2) or best > capacity:
-            break
+        ask(capacity, deadline - time.perf_counter(), rounds=1)
     share = max(0.005, (deadline - time.perf_counter()) / 8)
     while low <= high and time.perf_counter() < deadline:
         round_low, round_high = low, high
