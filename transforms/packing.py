@@ -10,16 +10,18 @@ How `pack` works:
 1. Items that occupy no memory (size 0 or an empty lifetime) get offset 0.
 2. The rest is split at time cutlines (points no lifetime crosses) into independent components.
 3. Each component is first packed by size-descending best-fit (`best_fit`, the TFLite / XLA
-   planners' idea); a few other greedy orders are tried and the best one kept. The result is never
-   worse than best-fit.
-4. If the peak is above the max-load lower bound and the component is small enough
-   (`SEARCH_MAX_ITEMS`), an exact branch-and-bound search in the spirit of MiniMalloc (Moffitt,
-   ASPLOS'23) improves it until it is proven optimal or the time limit runs out. The search only
-   visits *canonical* solutions: every buffer sits as low as it can on top of buffers placed before
-   it, and buffers are placed in order of increasing offset. Every gravity-compacted packing is
-   canonical, so the search is exhaustive. It prunes with the per-time-section bound "height
-   reached here + size still to place here <= capacity", and asks capacity questions in a
-   binary search between the lower bound and the best peak found so far.
+   planners' idea); while time allows, a few other greedy orders are tried and the best result
+   kept. The result is never worse than best-fit.
+4. If the peak is above the max-load lower bound and the component has at most
+   `SEARCH_MAX_ITEMS` buffers, a branch-and-bound search in the spirit of MiniMalloc (Moffitt,
+   ASPLOS'23) asks "is there a packing within capacity C?" for shrinking C (the lower bound
+   first, then a ladder of capacities above it, then a binary search) until the peak is proven
+   optimal or the time limit runs out. The search only visits *canonical* packings: every
+   buffer sits as low as it can on top of the buffers placed before it, and buffers are placed
+   in order of increasing offset. Every gravity-compacted packing is canonical, so a finished
+   search is a proof. It prunes with the per-time-section bound "floor here + size still to
+   place here <= C", skips dominated placements, and splits the rest of the problem wherever no
+   unplaced buffer crosses a time point.
 
 Every result is checked with `validate` before it is returned.
 """
@@ -253,6 +255,33 @@ def _greedy_fit(component: _Component, order: IntArray, best: bool) -> IntArray:
         placed_offset[placed] = offset
         placed_top[placed] = offset + size
         placed += 1
+    return offsets
+
+
+def _lowest_first(component: _Component) -> IntArray:
+    """Repeatedly place the unplaced item that can go lowest (ties: earliest start, then longer
+    first) directly on top of the placed items it overlaps: the search's first dive without a
+    capacity. Alternates neighbours on chains of lifetimes, where size order does badly.
+
+    O(n^2) time: only for components small enough to search."""
+    count = len(component)
+    start, end, align = component.start, component.end, component.align
+    order = np.lexsort((np.arange(count), start - end, start))
+    tie_break = np.empty(count, dtype=np.int64)
+    tie_break[order] = np.arange(count)
+    floor = np.zeros(count, dtype=np.int64)  # lowest aligned offset above the placed items
+    offsets = np.zeros(count, dtype=np.int64)
+    unplaced = np.ones(count, dtype=np.bool_)
+    sizes = component.size.tolist()
+    for _ in range(count):
+        lowest = int(floor[unplaced].min())
+        candidates = np.flatnonzero(unplaced & (floor == lowest))
+        item = int(candidates[np.argmin(tie_break[candidates])])
+        offsets[item] = lowest
+        unplaced[item] = False
+        top = lowest + sizes[item]
+        above = unplaced & (start < end[item]) & (end > start[item])
+        floor[above] = np.maximum(floor[above], -(-top // align[above]) * align[above])
     return offsets
 
 
@@ -651,6 +680,10 @@ def pack(items: Sequence[PackItem], time_limit: float = DEFAULT_TIME_LIMIT) -> P
         done += len(group)
         result = _greedy_fit(component, _size_descending(component), True)
         peak = component.peak(result)
+        if peak > bound and len(component) <= SEARCH_MAX_ITEMS:
+            candidate = _lowest_first(component)
+            if component.peak(candidate) < peak:
+                result, peak = candidate, component.peak(candidate)
         for order, best in _greedy_orders(component):
             if peak == bound or time.perf_counter() >= share:
                 break
