@@ -14,6 +14,7 @@ import datetime
 import io
 import os
 import platform
+import random
 import resource
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
@@ -41,6 +43,8 @@ from xdsl.parser import Parser  # noqa: E402
 from xdsl.xdsl_opt_main import xDSLOptMain  # noqa: E402
 
 # The shared data sit beside the clone (../shared); GPU_ALLOC_DSA_DIR overrides (worktrees).
+T = TypeVar("T")
+
 DSA = Path(os.environ.get("GPU_ALLOC_DSA_DIR") or REPO.parent / "shared" / "data" / "dsa")
 
 # Best-known peaks of MiniMalloc's challenging suite: ../shared/data/dsa/README.md (MiniMalloc,
@@ -80,7 +84,7 @@ def peak_of(items: Sequence[PackItem], offsets: Sequence[int]) -> int:
     return max((o + i.size for i, o in zip(items, offsets, strict=True)), default=0)
 
 
-def timed(function: Callable[[], object]) -> tuple[object, float]:
+def timed(function: Callable[[], T]) -> tuple[T, float]:
     started = time.perf_counter()
     result = function()
     return result, time.perf_counter() - started
@@ -101,10 +105,9 @@ class Row:
 
 def measure(name: str, items: list[PackItem], time_limit: float, reference: str) -> Row:
     baseline, baseline_time = timed(partial(best_fit, items))
-    assert isinstance(baseline, tuple)
     validate(items, baseline)
     packing, elapsed = timed(partial(pack, items, time_limit))
-    validate(items, packing.offsets)  # type: ignore[union-attr]
+    validate(items, packing.offsets)
     row = Row(
         name,
         len(items),
@@ -112,8 +115,8 @@ def measure(name: str, items: list[PackItem], time_limit: float, reference: str)
         reference,
         peak_of(items, baseline),
         baseline_time,
-        packing.peak,  # type: ignore[union-attr]
-        packing.optimal,  # type: ignore[union-attr]
+        packing.peak,
+        packing.optimal,
         elapsed,
     )
     print(f"  {name}: peak {row.peak} (best-fit {row.best_fit}) in {elapsed:.2f} s", flush=True)
@@ -219,8 +222,40 @@ def kernels(sizes: Sequence[int]) -> list[str]:
                 f"| {name} | {row.items} | {row.bound} | {row.best_fit} | **{row.peak}** "
                 f"| {'yes' if row.optimal else 'no'} | {row.time:.3f} |"
             )
-    lines.append("")
+    lines += ["", *random_kernels(seed=7, count=40)]
     return lines
+
+
+def random_kernels(seed: int, count: int) -> list[str]:
+    """Random kernel-like inputs: 16-64 tiles live for 1-4 of 16 barrier stages, 16 B to
+    4 KiB in 16-byte steps, 16-byte aligned; packed with a 0.1 s limit."""
+    generator = random.Random(seed)
+    proven, at_bound, slowest, worst = 0, 0, 0.0, 1.0
+    for _ in range(count):
+        items = []
+        for _ in range(generator.randint(16, 64)):
+            start = generator.randrange(16)
+            items.append(
+                PackItem(
+                    start,
+                    start + generator.randint(1, 4),
+                    16 * generator.randint(1, 256),
+                    16,
+                )
+            )
+        packing, elapsed = timed(partial(pack, items, 0.1))
+        validate(items, packing.offsets)
+        proven += packing.optimal
+        at_bound += packing.peak == packing.lower_bound
+        worst = max(worst, packing.peak / packing.lower_bound)
+        slowest = max(slowest, elapsed)
+    return [
+        f"Random kernel-like inputs (seed {seed}, {count} instances of 16-64 tiles, lifetimes of "
+        "1-4 of 16 barrier stages, sizes 16 B to 4 KiB in 16 B steps, 16-byte aligned), "
+        f"`time_limit=0.1`: proven optimal on {proven} of {count} ({at_bound} at the lower "
+        f"bound); worst peak / lower bound {worst:.4f}; slowest {slowest:.3f} s.",
+        "",
+    ]
 
 
 def time_passes(main: xDSLOptMain, path: Path) -> tuple[float, float, float, str | None]:
@@ -263,8 +298,8 @@ def pass_speed(sizes: Sequence[int]) -> list[str]:
             failure = failure or error
         items = chain_items(count)
         packing, pack_time = timed(partial(pack, items))
-        validate(items, packing.offsets)  # type: ignore[union-attr]
-        ratio = packing.peak / packing.lower_bound  # type: ignore[union-attr]
+        validate(items, packing.offsets)
+        ratio = packing.peak / packing.lower_bound
         pass_times[count] = passes_time
         shown = "n/a" if passes_time != passes_time else f"{passes_time:.2f}"
         relative = (
@@ -309,7 +344,7 @@ def machine() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Packing and pass-speed benchmarks.")
     parser.add_argument("--smoke", action="store_true", help="tiny instances only")
     parser.add_argument("--output", type=Path, default=REPO / "bench" / "results.md")
     parser.add_argument("--time-limit", type=float, default=10.0, help="for the DSA instances")
