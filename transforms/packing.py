@@ -11,8 +11,9 @@ How `pack` works:
 2. The rest is split at time cutlines (points no lifetime crosses) into independent components.
 3. Each component is first packed by size-descending best-fit (`best_fit`, the TFLite / XLA
    planners' idea), then by "lowest first" (always place the buffer that can go lowest; good on
-   chains of lifetimes and on several real traces), and while time allows by a few other
-   greedy orders; the best result is kept, so it is never worse than best-fit.
+   chains of lifetimes and on several real traces), and, for components small enough to
+   search, by a few other greedy orders while time allows; the best result is kept, so it is
+   never worse than best-fit.
 4. If the peak is above the max-load lower bound and the component has at most
    `SEARCH_MAX_ITEMS` buffers, a branch-and-bound search in the spirit of MiniMalloc (Moffitt,
    ASPLOS'23) asks "is there a packing within capacity C?" for shrinking C (the lower bound
@@ -688,15 +689,14 @@ def pack(items: Sequence[PackItem], time_limit: float = DEFAULT_TIME_LIMIT) -> P
         result = _greedy_fit(component, _size_descending(component), True)
         peak = component.peak(result)
         greedy_time = time.perf_counter() - started
-        # Lowest-first costs about what best-fit did: run it on large components only when
-        # that much time is left.
-        if peak > bound and (
-            len(component) <= SEARCH_MAX_ITEMS or share - time.perf_counter() >= greedy_time
-        ):
+        # Lowest-first takes about half as long as best-fit did: on large components, run it
+        # only when that much time is left.
+        searchable = len(component) <= SEARCH_MAX_ITEMS
+        if peak > bound and (searchable or share - time.perf_counter() >= greedy_time / 2):
             candidate = _lowest_first(component)
             if component.peak(candidate) < peak:
                 result, peak = candidate, component.peak(candidate)
-        for order, best in _greedy_orders(component):
+        for order, best in _greedy_orders(component) if searchable else []:
             if peak == bound or time.perf_counter() >= share:
                 break
             candidate = _greedy_fit(component, order, best)
