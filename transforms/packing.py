@@ -607,10 +607,10 @@ def _improve(
     """Search for a better packing than `offsets`; return it and whether it is proven optimal.
 
     Asks "is there a packing within capacity C?": first for C = the lower bound (the usual
-    optimum for kernel-sized inputs) with an eighth of the time; then down a ladder of
-    capacities above it with one short round of dives each (success is not monotone in the
-    capacity: a tighter one can prune a dive onto a good path sooner); then
-    in rounds of binary search between the proven lower bound and the best peak found, where a
+    optimum for kernel-sized inputs) with half the time up to 64 buffers, an eighth above; then
+    down a ladder of capacities above it with one short round of dives each (success is not
+    monotone in the capacity: a tighter one can prune a dive onto a good path sooner); then in
+    rounds of binary search between the proven lower bound and the best peak found, where a
     question that runs out of its time share counts as "no" for the rest of the round and each
     round gives more time per question.
     """
@@ -632,8 +632,8 @@ def _improve(
             high = best - 1
         return True
 
-    if low <= high:
-        ask(low, (deadline - time.perf_counter()) / 8)
+    if low <= high:  # kernel-sized inputs usually end here: give them half the time
+        ask(low, (deadline - time.perf_counter()) / (2 if len(component) <= 64 else 8))
     for fraction in reversed(LADDER):
         capacity = bound + int(bound * fraction)
         if capacity > high:
