@@ -556,7 +556,6 @@ class _Dive:
         self.cuts[lo : hi - 1] -= 1
         try:
             # Only sections under this buffer or its neighbours can have a higher floor now.
-            # Only sections under this buffer or its neighbours can have a higher floor now.
             lo_fit, hi_fit = self.search.reach[item]
             if not self._fits(offset, max(low, lo_fit), min(high, hi_fit)):
                 return False
