@@ -1,0 +1,138 @@
+"""`gpu-alloc-pack`: pack a MiniMalloc-format CSV with the packer `fuse-gpu-allocs` uses.
+
+    gpu-alloc-pack FILE.csv [--time-limit SECONDS] [--output OUT.csv]
+
+The input has a header naming at least `id,lower,upper,size` (an optional `alignment` column;
+other columns are ignored); each row is a buffer live during the half-open interval
+[lower, upper). The solution is validated before anything is printed; the last line on stdout is
+
+    peak=<bytes> lower_bound=<bytes> ratio=<peak / lower_bound> time=<seconds>
+
+`--output` writes the input rows with an `offset` column added. Bad input is reported as one
+line on stderr with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from gpu_alloc.transforms.packing import (
+    DEFAULT_TIME_LIMIT,
+    PackingError,
+    PackItem,
+    pack,
+    validate,
+)
+
+REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
+
+
+class InputError(Exception):
+    """A problem with the input file, already worded for the user."""
+
+
+def read_instance(path: Path) -> tuple[list[str], list[dict[str, str]], list[PackItem]]:
+    """The CSV's header, its rows and one `PackItem` per row."""
+    try:
+        with path.open(newline="") as stream:
+            reader = csv.DictReader(stream)
+            header = list(reader.fieldnames or [])
+            missing = [column for column in REQUIRED_COLUMNS if column not in header]
+            if missing:
+                raise InputError(f"{path}: missing column(s) {', '.join(missing)} in the header")
+            rows = list(reader)
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (csv.Error, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: not a CSV file: {error}") from None
+    items = [_item(path, line, row) for line, row in enumerate(rows, start=2)]
+    return header, rows, items
+
+
+def _item(path: Path, line: int, row: dict[str, str]) -> PackItem:
+    def integer(column: str, default: int | None = None) -> int:
+        text = row.get(column)
+        if (text is None or text.strip() == "") and default is not None:
+            return default
+        try:
+            return int(str(text).strip())
+        except ValueError:
+            raise InputError(
+                f"{path}:{line}: column '{column}' is {text!r}, not an integer"
+            ) from None
+
+    try:
+        return PackItem(
+            integer("lower"), integer("upper"), integer("size"), integer("alignment", 1)
+        )
+    except PackingError as error:
+        raise InputError(f"{path}:{line}: buffer {row.get('id')!r}: {error}") from None
+
+
+def write_solution(
+    path: Path, header: list[str], rows: list[dict[str, str]], offsets: Sequence[int]
+) -> None:
+    columns = [column for column in header if column != "offset"] + ["offset"]
+    try:
+        with path.open("w", newline="") as stream:
+            writer = csv.DictWriter(stream, columns, extrasaction="ignore")
+            writer.writeheader()
+            for row, offset in zip(rows, offsets, strict=True):
+                writer.writerow({**row, "offset": offset})
+    except OSError as error:
+        raise InputError(f"{path}: cannot write: {error.strerror or error}") from None
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="gpu-alloc-pack",
+        description="Assign byte offsets to buffers with lifetimes (MiniMalloc CSV format).",
+    )
+    parser.add_argument("file", type=Path, help="CSV with columns id,lower,upper,size[,alignment]")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"time spent improving on best-fit (default {DEFAULT_TIME_LIMIT:g})",
+    )
+    parser.add_argument("--output", type=Path, help="write the input with an offset column here")
+    args = parser.parse_args(argv)
+    if not args.time_limit >= 0:
+        parser.error("--time-limit must be a non-negative number of seconds")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    try:
+        header, rows, items = read_instance(args.file)
+        started = time.perf_counter()
+        packing = pack(items, args.time_limit)
+        elapsed = time.perf_counter() - started
+        try:
+            validate(items, packing.offsets)
+        except PackingError as error:  # a packer bug: say so, naming the buffers
+            names = ", ".join(repr(rows[i].get("id")) for i in error.indices)
+            raise InputError(f"internal error: invalid packing ({names}): {error}") from None
+        if args.output is not None:
+            write_solution(args.output, header, rows, packing.offsets)
+    except InputError as error:
+        print(f"gpu-alloc-pack: error: {error}", file=sys.stderr)
+        sys.exit(1)
+    ratio = packing.peak / packing.lower_bound if packing.lower_bound else 1.0
+    proof = "optimal" if packing.optimal else "not proven optimal"
+    print(f"buffers={len(items)} {proof}")
+    print(
+        f"peak={packing.peak} lower_bound={packing.lower_bound} ratio={ratio:.4f} "
+        f"time={elapsed:.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
