@@ -43,6 +43,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/sim_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
