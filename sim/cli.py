@@ -12,12 +12,12 @@ every thread of a block, 5 an out-of-bounds access or view.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from gpu_alloc.errors import internal_errors_in_one_line
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.sim.loading import load_module
@@ -82,34 +82,24 @@ def report(result: SimulationResult, out: str | None) -> int:
 
 def main(args: Sequence[str] | None = None) -> None:
     options = _parser().parse_args(args)
-    try:
-        module = load_module(options.input)
-        result = simulate(
-            module,
-            grid=options.grid,
-            block=options.block,
-            kernel=options.kernel,
-            seed=options.seed,
-            scalars=options.scalars,
-        )
-        sys.exit(report(result, options.out))
-    except SimulationError as error:
-        print(
-            f"gpu-alloc-sim: error: {error}" if "error:" not in str(error) else str(error),
-            file=sys.stderr,
-        )
-        sys.exit(error.exit_code)
-    except (KeyboardInterrupt, BrokenPipeError):
-        sys.exit(1)
-    except Exception as error:  # an internal error: still one line, no traceback
-        if os.environ.get("GPU_ALLOC_TRACEBACK"):
-            raise
-        print(
-            f"gpu-alloc-sim: internal error: {type(error).__name__}: {error} "
-            "(set GPU_ALLOC_TRACEBACK=1 for details)",
-            file=sys.stderr,
-        )
-        sys.exit(1)
+    with internal_errors_in_one_line("gpu-alloc-sim"):
+        try:
+            module = load_module(options.input)
+            result = simulate(
+                module,
+                grid=options.grid,
+                block=options.block,
+                kernel=options.kernel,
+                seed=options.seed,
+                scalars=options.scalars,
+            )
+            sys.exit(report(result, options.out))
+        except SimulationError as error:
+            print(
+                f"gpu-alloc-sim: error: {error}" if "error:" not in str(error) else str(error),
+                file=sys.stderr,
+            )
+            sys.exit(error.exit_code)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,10 @@ with exit code 1, no Python traceback and no partial output. Set
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 
-from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.errors import GpuAllocPassError, internal_errors_in_one_line
 from gpu_alloc.tools.diagnostics import (
     first_unverified_op,
     format_op_error,
@@ -81,21 +80,8 @@ class GpuAllocOptMain(xDSLOptMain):
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    try:
+    with internal_errors_in_one_line("gpu-alloc-opt"):
         GpuAllocOptMain(args).run()
-    except (KeyboardInterrupt, BrokenPipeError):
-        sys.exit(1)
-    except SystemExit:
-        raise
-    except Exception as error:  # an internal error: still one line, no traceback
-        if os.environ.get("GPU_ALLOC_TRACEBACK"):
-            raise
-        print(
-            f"gpu-alloc-opt: internal error: {type(error).__name__}: {error} "
-            "(set GPU_ALLOC_TRACEBACK=1 for details)",
-            file=sys.stderr,
-        )
-        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from gpu_alloc.errors import internal_errors_in_one_line
 from gpu_alloc.transforms.packing import (
     DEFAULT_TIME_LIMIT,
     PackingError,
@@ -110,6 +111,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
+    with internal_errors_in_one_line("gpu-alloc-pack"):
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
     try:
         header, rows, items = read_instance(args.file)
         started = time.perf_counter()
