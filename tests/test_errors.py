@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from gpu_alloc.errors import TRACEBACK_VARIABLE, internal_errors_in_one_line
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum, auto
 
 from gpu_alloc.dialect.ops import AliasOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.transforms.kernel_ir import VIEW_OPS
 from xdsl.dialects import memref
 from xdsl.ir import Operation, SSAValue, Use
 
@@ -36,18 +37,6 @@ class UseKind(Enum):
     """A `gpu_alloc.alias` whose storage a pointer gives (only for pointer values)."""
     ESCAPE = auto()
     """Anything else: a call, a launch, an unknown op. Assume it reads and writes."""
-
-
-VIEW_OPS: tuple[type[Operation], ...] = (
-    memref.SubviewOp,
-    memref.ViewOp,
-    memref.CastOp,
-    memref.ReinterpretCastOp,
-    memref.ExpandShapeOp,
-    memref.CollapseShapeOp,
-    memref.MemorySpaceCastOp,
-)
-"""Ops whose result is another memref over their first operand's storage."""
 
 
 def classify_use(use: Use) -> UseKind:
