@@ -53,9 +53,9 @@ def format_report(reports: Sequence[KernelReport]) -> str:
             )
         if not report.spaces:
             lines.append("  no shared or heap allocations")
+        if report.spaces:
+            lines.append(f"  {'Func':<16} {'space':<7} {'bytes':>8} {'offset':>8}  lifetime")
         for summary in report.spaces:
-            header = f"  {'Func':<16} {'space':<7} {'bytes':>8} {'offset':>8}  lifetime"
-            lines.append(header)
             for row in summary.rows:
                 lines.append(
                     f"  {row.name:<16} {SPACE_NAMES[row.space]:<7} {_bytes(row.bytes):>8} "

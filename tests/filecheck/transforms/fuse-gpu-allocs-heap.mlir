@@ -6,7 +6,6 @@
 // CHECK-NEXT:   Func             space      bytes   offset  lifetime
 // CHECK-NEXT:   s                shared       128        0  [1, 2]
 // CHECK-NEXT:   shared backing 's': unfused 128 B, fused 128 B, lower bound 128 B
-// CHECK-NEXT:   Func             space      bytes   offset  lifetime
 // CHECK-NEXT:   h1               heap         512 {{ *}}{{0|512}}  [0, 1]
 // CHECK-NEXT:   h2               heap         512 {{ *}}{{512|0}}  [1, 2]
 // CHECK-NEXT:   heap backing 'global_alloc': unfused 1024 B, fused 1024 B, lower bound 1024 B
