@@ -582,11 +582,17 @@ class _Dive:
         neighbours = neighbours[self.unplaced[neighbours]]
         saved_viable = self.viable[neighbours]
         alignment = self.align[neighbours]
-        self.viable[neighbours] = np.maximum(saved_viable, -(-top // alignment) * alignment)
+        raised_viable = np.maximum(saved_viable, -(-top // alignment) * alignment)
+        self.viable[neighbours] = raised_viable
         self.cuts[lo : hi - 1] -= 1
         try:
-            # Only sections under this buffer or its neighbours can have a higher floor now.
-            lo_fit, hi_fit = self.search.reach[item]
+            # Only sections under this buffer or under a neighbour whose lowest address rose can
+            # have a higher floor now (the others were checked when their floor last rose).
+            raised = neighbours[raised_viable > saved_viable]
+            lo_fit, hi_fit = lo, hi
+            if len(raised):
+                lo_fit = min(lo_fit, int(self.search.first[raised].min()))
+                hi_fit = max(hi_fit, int(self.search.stop[raised].max()))
             if not self._fits(offset, max(low, lo_fit), min(high, hi_fit)):
                 return False
             split = lo + np.flatnonzero(self.cuts[lo : hi - 1] == 0) + 1
@@ -618,6 +624,7 @@ class _Dive:
         first, stop = self.search.first, self.search.stop
         crossing = np.flatnonzero(self.unplaced & (first < high) & (stop > low))
         floor = np.maximum(self.height[low:high], offset)
+        remaining = self.remaining[low:high]
         if len(crossing):
             lowest = _lowest_over_intervals(
                 np.maximum(first[crossing], low) - low,
@@ -627,7 +634,7 @@ class _Dive:
                 self.capacity,
             )
             floor = np.maximum(floor, lowest)
-        return bool((floor + self.remaining[low:high] <= self.capacity).all())
+        return bool((floor + remaining <= self.capacity).all())
 
 
 def _lowest_over_intervals(
