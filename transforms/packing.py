@@ -665,11 +665,11 @@ LADDER = (0.02, 0.04, 0.06, 0.09, 0.13, 0.2)
 
 DESCENT_MIN_ITEMS = 64
 """Components with more buffers than this get the solution-guided descent in `_improve`."""
-DESCENT_SHARE = 0.8
+DESCENT_SHARE = 0.95
 """Fraction of the time left after the ladder that the descent may use."""
 DESCENT_BUDGET = 2
 """Nodes per buffer that one dive of the descent may visit."""
-DESCENT_STEPS = (0.0, 0.1, 0.3, 0.6)
+DESCENT_STEPS = (0.0, 0.1, 0.3)
 """Capacities the descent cycles through, as fractions of the way from the best peak (less one
 quantum) down to the proven lower bound."""
 
@@ -716,20 +716,36 @@ def _improve(
     def _descend() -> None:
         """Short dives below the best peak, guided by the best packing and by the static
         rankings (solution-guided search): each success moves the incumbent, and the next
-        dives follow it."""
+        dives follow it. Dives are deterministic, so once a whole cycle of capacities has
+        failed, later dives alternate between other guides (the incumbent upside down, a
+        packing too that bottom-up dives rebuild along other paths, and other tie-breaks) and
+        the `LADDER` capacities below the incumbent with the static rankings alone (a tight
+        capacity can prune a dive onto a good path that a looser one misses)."""
         nonlocal low, high, offsets, best
         stop = time.perf_counter() + (deadline - time.perf_counter()) * DESCENT_SHARE
         budget = DESCENT_BUDGET * len(component)
-        step = 0
+        statics = search.rankings
+        rungs = [(bound + int(bound * fraction)) // quantum for fraction in reversed(LADDER)]
+        step = failed = 0
         while searching() and time.perf_counter() < stop:
             capacity = high - int((high - low) * DESCENT_STEPS[step % len(DESCENT_STEPS)])
             step += 1
-            rankings = [search.guided(offsets, rank) for rank in search.rankings[:2]]
+            cycle = failed // len(DESCENT_STEPS)
+            rungs = [rung for rung in rungs if low <= rung <= high]
+            if cycle == 0:
+                rankings = [search.guided(offsets, rank) for rank in statics[:2]] + statics
+            elif failed % 2 and rungs:
+                capacity, rankings = rungs.pop(0), statics
+            else:
+                flipped = best - offsets - component.size
+                rankings = [
+                    search.guided(flipped, statics[(cycle - 1) % len(statics)]),
+                    search.guided(offsets, statics[(cycle + 1) % len(statics)]),
+                ]
             try:
-                found = search.probe(
-                    capacity * quantum, min(deadline, stop), [*rankings, *search.rankings], budget
-                )
+                found = search.probe(capacity * quantum, min(deadline, stop), rankings, budget)
             except _NodeLimit:
+                failed += 1
                 continue
             except _SearchTimeout:
                 return
@@ -738,6 +754,7 @@ def _improve(
             else:
                 offsets, best = found, component.peak(found)
                 high = (best - 1) // quantum
+                failed = 0
 
     if searching():  # kernel-sized inputs usually end here: give them half the time
         ask(low, (deadline - time.perf_counter()) / (2 if len(component) <= 64 else 8))
