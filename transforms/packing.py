@@ -17,8 +17,10 @@ How `pack` works:
 4. If the peak is above the max-load lower bound and the component has at most
    `SEARCH_MAX_ITEMS` buffers, a branch-and-bound search in the spirit of MiniMalloc (Moffitt,
    ASPLOS'23) asks "is there a packing within capacity C?" for shrinking C (the lower bound
-   first, then a ladder of capacities above it, then a binary search) until the peak is proven
-   optimal or the time limit runs out. The search only visits *canonical* packings: every
+   first; then, up to 64 buffers, a ladder of capacities above it, and above 64 a descent of
+   short dives guided by the best packing so far; then a binary search) until the peak is
+   proven optimal or the time limit runs out. Capacities are multiples of a quantum every
+   canonical peak is a multiple of. The search only visits *canonical* packings: every
    buffer sits as low as it can on top of the buffers placed before it, and buffers are placed
    in order of increasing offset. Every gravity-compacted packing is canonical, so a finished
    search is a proof. It prunes with the per-time-section bound "floor here + size still to
@@ -396,13 +398,6 @@ class _CanonicalSearch:
         _, group = np.unique(keys, axis=0, return_inverse=True)
         self.group = group.reshape(-1)
         self.neighbours = [np.flatnonzero(row) for row in self.overlap]
-        self.reach: list[tuple[int, int]] = []  # sections covered by a buffer and its neighbours
-        for item, neighbours in enumerate(self.neighbours):
-            lo, hi = int(self.first[item]), int(self.stop[item])
-            if len(neighbours):
-                lo = min(lo, int(self.first[neighbours].min()))
-                hi = max(hi, int(self.stop[neighbours].max()))
-            self.reach.append((lo, hi))
         self.nodes = 0
 
     def decide(self, capacity: int, deadline: float, rounds: int | None = None) -> IntArray | None:
@@ -666,12 +661,13 @@ LADDER = (0.02, 0.04, 0.06, 0.09, 0.13, 0.2)
 DESCENT_MIN_ITEMS = 64
 """Components with more buffers than this get the solution-guided descent in `_improve`."""
 DESCENT_SHARE = 0.95
-"""Fraction of the time left after the ladder that the descent may use."""
+"""Fraction of the time left after the first question that the descent may use (the binary
+search after it rarely finishes on components this large)."""
 DESCENT_BUDGET = 2
 """Nodes per buffer that one dive of the descent may visit."""
 DESCENT_STEPS = (0.0, 0.1, 0.3)
 """Capacities the descent cycles through, as fractions of the way from the best peak (less one
-quantum) down to the proven lower bound."""
+quantum) down to the proven lower bound (deeper steps rarely succeed and cost the most)."""
 
 
 def _improve(
@@ -680,9 +676,10 @@ def _improve(
     """Search for a better packing than `offsets`; return it and whether it is proven optimal.
 
     Asks "is there a packing within capacity C?": first for C = the lower bound (the usual
-    optimum for kernel-sized inputs) with half the time up to 64 buffers, an eighth above; then
-    down a ladder of capacities above it with one short round of dives each (success is not
-    monotone in the capacity: a tighter one can prune a dive onto a good path sooner); then in
+    optimum for kernel-sized inputs) with half the time up to 64 buffers, an eighth above; then,
+    up to `DESCENT_MIN_ITEMS` buffers, down a ladder of capacities above it with one short round
+    of dives each (success is not monotone in the capacity: a tighter one can prune a dive onto
+    a good path sooner), and above that the guided descent (`_descend`); then in
     rounds of binary search between the proven lower bound and the best peak found, where a
     question that runs out of its time share counts as "no" for the rest of the round and each
     round gives more time per question. Capacities are counted in `_quantum`s. The search stops
