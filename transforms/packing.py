@@ -17,8 +17,10 @@ How `pack` works:
 4. If the peak is above the max-load lower bound and the component has at most
    `SEARCH_MAX_ITEMS` buffers, a branch-and-bound search in the spirit of MiniMalloc (Moffitt,
    ASPLOS'23) asks "is there a packing within capacity C?" for shrinking C (the lower bound
-   first, then a ladder of capacities above it, then a binary search) until the peak is proven
-   optimal or the time limit runs out. The search only visits *canonical* packings: every
+   first; then, up to 64 buffers, a ladder of capacities above it, and above 64 a descent of
+   short dives guided by the best packing so far; then a binary search) until the peak is
+   proven optimal or the time limit runs out. Capacities are multiples of a quantum every
+   canonical peak is a multiple of. The search only visits *canonical* packings: every
    buffer sits as low as it can on top of the buffers placed before it, and buffers are placed
    in order of increasing offset. Every gravity-compacted packing is canonical, so a finished
    search is a proof. It prunes with the per-time-section bound "floor here + size still to
@@ -30,6 +32,7 @@ Every result is checked with `validate` before it is returned.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from bisect import bisect_left, insort
@@ -365,7 +368,8 @@ class _CanonicalSearch:
         np.add.at(load, self.first, component.size)
         np.add.at(load, self.stop, -component.size)
         self.load = np.cumsum(load)[: self.sections]
-        # Static tie-breaks among equally low candidates: program order, then MiniMalloc's
+        # Static tie-breaks among equally low candidates: program order forwards and backwards,
+        # then MiniMalloc's
         # preorderings by the heaviest section a buffer crosses ("total"), its lifetime and area.
         total = np.array(
             [
@@ -380,6 +384,7 @@ class _CanonicalSearch:
         self.rankings: list[IntArray] = []
         orders = (
             (component.start, -width, -component.size),  # program order: good on chains
+            (-component.end, -width, -component.size),  # the same backwards in time
             (-total, -area, -width),
             (-width, -area, -total),
             (-total, -width, -area),
@@ -393,13 +398,6 @@ class _CanonicalSearch:
         _, group = np.unique(keys, axis=0, return_inverse=True)
         self.group = group.reshape(-1)
         self.neighbours = [np.flatnonzero(row) for row in self.overlap]
-        self.reach: list[tuple[int, int]] = []  # sections covered by a buffer and its neighbours
-        for item, neighbours in enumerate(self.neighbours):
-            lo, hi = int(self.first[item]), int(self.stop[item])
-            if len(neighbours):
-                lo = min(lo, int(self.first[neighbours].min()))
-                hi = max(hi, int(self.stop[neighbours].max()))
-            self.reach.append((lo, hi))
         self.nodes = 0
 
     def decide(self, capacity: int, deadline: float, rounds: int | None = None) -> IntArray | None:
@@ -423,6 +421,33 @@ class _CanonicalSearch:
             raise _NodeLimit
         finally:
             sys.setrecursionlimit(limit)
+
+    def probe(
+        self, capacity: int, deadline: float, rankings: Sequence[IntArray], budget: int
+    ) -> IntArray | None:
+        """One dive per ranking, each limited to `budget` nodes: the first packing within
+        `capacity` found, or None if a dive finished its search without one (a proof that
+        there is none). Raises `_NodeLimit` when every dive runs out of nodes."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 4 * len(self.component) + 1000))
+        try:
+            for rank in rankings:
+                try:
+                    return _Dive(self, capacity, deadline, rank, budget).run()
+                except _NodeLimit:
+                    continue
+            raise _NodeLimit
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def guided(self, offsets: IntArray, ranking: IntArray) -> IntArray:
+        """A ranking that follows a known packing: by offset, then by `ranking`.
+
+        Among equally low candidates the search then rebuilds that packing, and where a tighter
+        capacity forbids it, it departs from it as little as its order allows."""
+        rank = np.empty(len(offsets), dtype=np.int64)
+        rank[np.lexsort((ranking, offsets))] = np.arange(len(offsets))
+        return rank
 
     def twin_before(self, rank: IntArray) -> IntArray:
         """For each buffer, the identical buffer ranked just before it (or -1)."""
@@ -552,11 +577,17 @@ class _Dive:
         neighbours = neighbours[self.unplaced[neighbours]]
         saved_viable = self.viable[neighbours]
         alignment = self.align[neighbours]
-        self.viable[neighbours] = np.maximum(saved_viable, -(-top // alignment) * alignment)
+        raised_viable = np.maximum(saved_viable, -(-top // alignment) * alignment)
+        self.viable[neighbours] = raised_viable
         self.cuts[lo : hi - 1] -= 1
         try:
-            # Only sections under this buffer or its neighbours can have a higher floor now.
-            lo_fit, hi_fit = self.search.reach[item]
+            # Only sections under this buffer or under a neighbour whose lowest address rose can
+            # have a higher floor now (the others were checked when their floor last rose).
+            raised = neighbours[raised_viable > saved_viable]
+            lo_fit, hi_fit = lo, hi
+            if len(raised):
+                lo_fit = min(lo_fit, int(self.search.first[raised].min()))
+                hi_fit = max(hi_fit, int(self.search.stop[raised].max()))
             if not self._fits(offset, max(low, lo_fit), min(high, hi_fit)):
                 return False
             split = lo + np.flatnonzero(self.cuts[lo : hi - 1] == 0) + 1
@@ -587,69 +618,176 @@ class _Dive:
             return True
         first, stop = self.search.first, self.search.stop
         crossing = np.flatnonzero(self.unplaced & (first < high) & (stop > low))
-        sections = np.arange(low, high)[:, None]
-        live = (first[crossing] <= sections) & (stop[crossing] > sections)
-        lowest = np.where(live, self.viable[crossing], self.capacity).min(
-            axis=1, initial=self.capacity
-        )
-        floor = np.maximum(np.maximum(self.height[low:high], offset), lowest)
-        return bool((floor + self.remaining[low:high] <= self.capacity).all())
+        floor = np.maximum(self.height[low:high], offset)
+        remaining = self.remaining[low:high]
+        if len(crossing):
+            lowest = _lowest_over_intervals(
+                np.maximum(first[crossing], low) - low,
+                np.minimum(stop[crossing], high) - low,
+                self.viable[crossing],
+                high - low,
+                self.capacity,
+            )
+            floor = np.maximum(floor, lowest)
+        return bool((floor + remaining <= self.capacity).all())
+
+
+def _lowest_over_intervals(
+    begin: IntArray, end: IntArray, value: IntArray, length: int, default: int
+) -> IntArray:
+    """For each point of [0, length), the smallest `value` whose interval [begin, end) holds it
+    (`default` where none does).
+
+    Each interval is covered by two blocks of length 2^k (k = floor(log2 of its length)); block
+    minima are recorded per level and pushed down to the points, level by level: O(intervals +
+    length * log(length)) in a few numpy calls instead of an intervals x length matrix."""
+    levels = length.bit_length()
+    table = np.full((levels, length), default, dtype=np.int64)
+    level = (np.frexp(end - begin)[1] - 1).astype(np.int64)  # floor(log2(span))
+    np.minimum.at(table, (level, begin), value)
+    np.minimum.at(table, (level, end - (1 << level)), value)
+    for k in range(levels - 1, 0, -1):
+        half = 1 << (k - 1)
+        upper, lower = table[k], table[k - 1]
+        np.minimum(lower, upper, out=lower)
+        np.minimum(lower[half:], upper[: length - half], out=lower[half:])
+    return table[0]
 
 
 LADDER = (0.02, 0.04, 0.06, 0.09, 0.13, 0.2)
 """Capacities (as fractions above the lower bound) that `_improve` tries with short dives."""
 
 
+DESCENT_MIN_ITEMS = 64
+"""Components with more buffers than this get the solution-guided descent in `_improve`."""
+DESCENT_SHARE = 0.95
+"""Fraction of the time left after the first question that the descent may use (the binary
+search after it rarely finishes on components this large)."""
+DESCENT_BUDGET = 2
+"""Nodes per buffer that one dive of the descent may visit."""
+DESCENT_STEPS = (0.0, 0.1, 0.3)
+"""Capacities the descent cycles through, as fractions of the way from the best peak (less one
+quantum) down to the proven lower bound (deeper steps rarely succeed and cost the most)."""
+
+
 def _improve(
-    component: _Component, offsets: IntArray, bound: int, deadline: float
+    component: _Component, offsets: IntArray, bound: int, deadline: float, enough: int = 0
 ) -> tuple[IntArray, bool]:
     """Search for a better packing than `offsets`; return it and whether it is proven optimal.
 
     Asks "is there a packing within capacity C?": first for C = the lower bound (the usual
-    optimum for kernel-sized inputs) with half the time up to 64 buffers, an eighth above; then
-    down a ladder of capacities above it with one short round of dives each (success is not
-    monotone in the capacity: a tighter one can prune a dive onto a good path sooner); then in
+    optimum for kernel-sized inputs) with half the time up to 64 buffers, an eighth above; then,
+    up to `DESCENT_MIN_ITEMS` buffers, down a ladder of capacities above it with one short round
+    of dives each (success is not monotone in the capacity: a tighter one can prune a dive onto
+    a good path sooner), and above that the guided descent (`_descend`); then in
     rounds of binary search between the proven lower bound and the best peak found, where a
     question that runs out of its time share counts as "no" for the rest of the round and each
-    round gives more time per question.
+    round gives more time per question. Capacities are counted in `_quantum`s. The search stops
+    early once the peak is at most `enough` (when a better one would not lower the result).
     """
     best = component.peak(offsets)
     search = _CanonicalSearch(component)
-    low, high = bound, best - 1  # if the optimum is below `best`, it is in [low, high]
+    quantum = _quantum(component)
+    # If the optimum is below `best`, it is low * quantum, ..., or high * quantum.
+    low, high = -(-bound // quantum), (best - 1) // quantum
 
     def ask(capacity: int, seconds: float, rounds: int | None = None) -> bool:
         """Record the answer for `capacity`; False if there was none in time."""
         nonlocal low, high, offsets, best
         try:
-            found = search.decide(capacity, min(deadline, time.perf_counter() + seconds), rounds)
+            found = search.decide(
+                capacity * quantum, min(deadline, time.perf_counter() + seconds), rounds
+            )
         except (_SearchTimeout, _NodeLimit):
             return False
         if found is None:
             low = max(low, capacity + 1)
         else:
             offsets, best = found, component.peak(found)
-            high = best - 1
+            high = (best - 1) // quantum
         return True
 
-    if low <= high:  # kernel-sized inputs usually end here: give them half the time
+    def searching() -> bool:
+        return low <= high and best > enough and time.perf_counter() < deadline
+
+    def _descend() -> None:
+        """Short dives below the best peak, guided by the best packing and by the static
+        rankings (solution-guided search): each success moves the incumbent, and the next
+        dives follow it. Dives are deterministic, so once a whole cycle of capacities has
+        failed, later dives alternate between other guides (the incumbent upside down, a
+        packing too that bottom-up dives rebuild along other paths, and other tie-breaks) and
+        the `LADDER` capacities below the incumbent with the static rankings alone (a tight
+        capacity can prune a dive onto a good path that a looser one misses)."""
+        nonlocal low, high, offsets, best
+        stop = time.perf_counter() + (deadline - time.perf_counter()) * DESCENT_SHARE
+        budget = DESCENT_BUDGET * len(component)
+        statics = search.rankings
+        rungs = [(bound + int(bound * fraction)) // quantum for fraction in reversed(LADDER)]
+        step = failed = 0
+        while searching() and time.perf_counter() < stop:
+            capacity = high - int((high - low) * DESCENT_STEPS[step % len(DESCENT_STEPS)])
+            step += 1
+            cycle = failed // len(DESCENT_STEPS)
+            rungs = [rung for rung in rungs if low <= rung <= high]
+            if cycle == 0:
+                rankings = [search.guided(offsets, rank) for rank in statics[:2]] + statics
+            elif failed % 2 and rungs:
+                capacity, rankings = rungs.pop(0), statics
+            else:
+                flipped = best - offsets - component.size
+                rankings = [
+                    search.guided(flipped, statics[(cycle - 1) % len(statics)]),
+                    search.guided(offsets, statics[(cycle + 1) % len(statics)]),
+                ]
+            try:
+                found = search.probe(capacity * quantum, min(deadline, stop), rankings, budget)
+            except _NodeLimit:
+                failed += 1
+                continue
+            except _SearchTimeout:
+                return
+            if found is None:
+                low = max(low, capacity + 1)
+            else:
+                offsets, best = found, component.peak(found)
+                high = (best - 1) // quantum
+                failed = 0
+
+    if searching():  # kernel-sized inputs usually end here: give them half the time
         ask(low, (deadline - time.perf_counter()) / (2 if len(component) <= 64 else 8))
-    for fraction in reversed(LADDER):
-        capacity = bound + int(bound * fraction)
+    for fraction in reversed(LADDER) if len(component) <= DESCENT_MIN_ITEMS else ():
+        capacity = (bound + int(bound * fraction)) // quantum
         if capacity > high:
             continue
-        if capacity < low or time.perf_counter() >= deadline:
+        if capacity < low or not searching():
             break
         ask(capacity, deadline - time.perf_counter(), rounds=1)
+    if len(component) > DESCENT_MIN_ITEMS:
+        _descend()
     share = max(0.005, (deadline - time.perf_counter()) / 8)
-    while low <= high and time.perf_counter() < deadline:
+    while searching():
         round_low, round_high = low, high
-        while round_low <= round_high and time.perf_counter() < deadline:
+        while round_low <= round_high and searching():
             capacity = (round_low + round_high) // 2
             if not ask(capacity, share):
                 round_low = capacity + 1
             round_low, round_high = max(round_low, low), min(round_high, high)
         share *= 2
     return offsets, low > high
+
+
+def _quantum(component: _Component) -> int:
+    """A step every canonical packing's offsets and peak are multiples of.
+
+    Sizes are multiples of their gcd g; aligning a multiple of q up to an alignment a gives a
+    multiple of q when a divides q, and a multiple of a otherwise, so q = g reduced by gcd with
+    every alignment that does not divide it works. Every packing compacts into a canonical one
+    with no larger peak, so asking for capacity C is asking for C rounded down to a multiple."""
+    quantum = int(np.gcd.reduce(component.size)) if len(component) else 1
+    for alignment in np.unique(component.align).tolist():
+        if quantum % alignment:
+            quantum = math.gcd(quantum, alignment)
+    return max(quantum, 1)
 
 
 def _components(items: Sequence[PackItem], live: list[int]) -> list[list[int]]:
@@ -679,9 +817,9 @@ def pack(items: Sequence[PackItem], time_limit: float = DEFAULT_TIME_LIMIT) -> P
     peaks: list[int] = []
     total = max(1, sum(len(group) for group in groups))
     done = 0
-    for group in groups:
-        component = _Component.of(items, group)
-        bound = component.lower_bound()
+    components = [_Component.of(items, group) for group in groups]
+    bounds = [component.lower_bound() for component in components]
+    for group, component, bound in zip(groups, components, bounds, strict=True):
         share = time.perf_counter() + (deadline - time.perf_counter()) * len(group) / (total - done)
         done += len(group)
         started = time.perf_counter()
@@ -703,7 +841,10 @@ def pack(items: Sequence[PackItem], time_limit: float = DEFAULT_TIME_LIMIT) -> P
                 result, peak = candidate, component.peak(candidate)
         optimal = peak == bound
         if not optimal and len(component) <= SEARCH_MAX_ITEMS:
-            result, optimal = _improve(component, result, bound, share)
+            # The result's peak is the largest component's: going below another component's
+            # lower bound or an earlier one's peak would not lower it.
+            enough = max(max(bounds), max(peaks, default=0))
+            result, optimal = _improve(component, result, bound, share, enough)
             peak = component.peak(result)
         for index, offset in zip(group, result.tolist(), strict=True):
             offsets[index] = offset
