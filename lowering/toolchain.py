@@ -16,14 +16,21 @@ class ToolchainError(Exception):
     """A tool is missing; the message is one line saying what to install."""
 
 
+def _from_environment(variable: str) -> str | None:
+    """The executable a user named in `variable`, None if unset; an error if not found."""
+    configured = os.environ.get(variable)
+    if not configured:
+        return None
+    found = shutil.which(configured)
+    if found is None:
+        raise ToolchainError(f"{variable}={configured} is not an executable")
+    return found
+
+
 def find_mlir_opt() -> str:
     """`$XDSL_MLIR_OPT`, else `mlir-opt-22`, else `mlir-opt` on PATH."""
-    configured = os.environ.get(MLIR_OPT_ENV)
-    if configured:
-        found = shutil.which(configured)
-        if found is None:
-            raise ToolchainError(f"{MLIR_OPT_ENV}={configured} is not an executable")
-        return found
+    if (configured := _from_environment(MLIR_OPT_ENV)) is not None:
+        return configured
     for name in MLIR_OPT_NAMES:
         found = shutil.which(name)
         if found is not None:
@@ -49,12 +56,8 @@ def _wheel_ptxas() -> Path | None:
 
 def find_ptxas() -> str:
     """`$GPU_ALLOC_PTXAS`, else `ptxas` on PATH, else the one in the nvidia-cuda-nvcc wheel."""
-    configured = os.environ.get(PTXAS_ENV)
-    if configured:
-        found = shutil.which(configured)
-        if found is None:
-            raise ToolchainError(f"{PTXAS_ENV}={configured} is not an executable")
-        return found
+    if (configured := _from_environment(PTXAS_ENV)) is not None:
+        return configured
     found = shutil.which("ptxas")
     if found is not None:
         return found
