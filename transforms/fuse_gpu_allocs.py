@@ -262,7 +262,6 @@ class _KernelFuser:
                     if f.static_bytes is not None
                     and func.static_bytes is not None
                     and not f.lifetime.overlaps(func.lifetime)
-                    and all(not (_own_lifetime(o, stages).overlaps(func.lifetime)) for o in f.ops)
                 ),
                 None,
             )
@@ -495,10 +494,6 @@ class _KernelFuser:
             f"memory, over the limit of {limit} (max-shared-bytes); largest: {names}",
             self.kernel,
         )
-
-
-def _own_lifetime(alloc: AllocOp, stages: StageMap) -> Lifetime:
-    return lifetime(alloc, alloc.memref, stages)
 
 
 def _space_word(space: int) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.transforms.halide_grouping import halide_grouping
 from gpu_alloc.transforms.lifetimes import Lifetime
-from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT, PackItem, lower_bound, pack
+from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT, PackItem, pack
 
 HALIDE_REFERENCE_MAX_ITEMS = 512
 """Halide's grouping is quadratic; above this many allocations it is not computed."""
@@ -69,7 +69,7 @@ def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) ->
         halide_bytes = _peak(items, halide_offsets)
         if halide_bytes < peak:
             offsets, peak = halide_offsets, halide_bytes
-    bound = lower_bound(items)
+    bound = packing.lower_bound
     static_offsets: list[int | None] = [None] * len(slots)
     for k, offset in zip(static, offsets, strict=True):
         static_offsets[k] = offset
