@@ -7,6 +7,7 @@ test; these helpers only spell them as IR.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _ALLOC = re.compile(
     r'^(?P<indent>\s*)(?P<value>%\w+) = "gpu_alloc.alloc"\(\) <\{name = "(?P<name>\w+)"\}> : '
@@ -14,47 +15,59 @@ _ALLOC = re.compile(
 )
 
 
+def _place_allocs(
+    text: str,
+    names: set[str],
+    backing: list[str],
+    placed: Callable[[str, str, str], list[str]],
+) -> str:
+    """Replaces each `gpu_alloc.alloc` line of a Func in `names` by `placed(value, name,
+    memref_type)`, with the `backing` lines before the first one (same indentation)."""
+    lines: list[str] = []
+    backing_made = False
+    for line in text.splitlines():
+        match = _ALLOC.match(line)
+        if match is None or match["name"] not in names:
+            lines.append(line)
+            continue
+        indent = match["indent"]
+        if not backing_made:
+            lines.extend(indent + b for b in backing)
+            backing_made = True
+        placed_lines = placed(match["value"], match["name"], match["type"])
+        lines.extend(indent + p for p in placed_lines)
+    return "\n".join(lines) + "\n"
+
+
 def fuse_shared(
     text: str, offsets: dict[str, int], backing_bytes: int, flatten: bool = False
 ) -> str:
     """Places each named space-3 Func at its byte offset in one `shared_alloc`."""
     backing_type = f"memref<{backing_bytes}xi8, 3 : i32>"
-    lines: list[str] = []
-    backing_made = False
-    for line in text.splitlines():
-        match = _ALLOC.match(line)
-        if match is None or match["name"] not in offsets:
-            lines.append(line)
-            continue
-        indent, value, name, memref_type = (
-            match["indent"],
-            match["value"],
-            match["name"],
-            match["type"],
-        )
-        if not backing_made:
-            lines.append(
-                f'{indent}%shared_alloc = "gpu_alloc.alloc"() <{{name = "shared_alloc", '
-                f"alignment = 16 : i64}}> : () -> {backing_type}"
-            )
-            backing_made = True
+    backing = [
+        '%shared_alloc = "gpu_alloc.alloc"() <{name = "shared_alloc", '
+        f"alignment = 16 : i64}}> : () -> {backing_type}"
+    ]
+
+    def placed(value: str, name: str, memref_type: str) -> list[str]:
         offset = f"%{name}_offset"
-        lines.append(f"{indent}{offset} = arith.constant {offsets[name]} : index")
+        lines = [f"{offset} = arith.constant {offsets[name]} : index"]
         if flatten:
             lines.append(
-                f"{indent}{value} = memref.view %shared_alloc[{offset}][] : "
-                f"{backing_type} to {memref_type}"
+                f"{value} = memref.view %shared_alloc[{offset}][] : {backing_type} to {memref_type}"
             )
         else:
             lines.append(
-                f'{indent}%{name}_ptr = "gpu_alloc.offset_pointer"(%shared_alloc, {offset}) : '
+                f'%{name}_ptr = "gpu_alloc.offset_pointer"(%shared_alloc, {offset}) : '
                 f"({backing_type}, index) -> !gpu_alloc.ptr<3 : i32>"
             )
             lines.append(
-                f'{indent}{value} = "gpu_alloc.alias"(%{name}_ptr) <{{name = "{name}"}}> : '
+                f'{value} = "gpu_alloc.alias"(%{name}_ptr) <{{name = "{name}"}}> : '
                 f"(!gpu_alloc.ptr<3 : i32>) -> {memref_type}"
             )
-    return "\n".join(lines) + "\n"
+        return lines
+
+    return _place_allocs(text, set(offsets), backing, placed)
 
 
 def fuse_heap(
@@ -63,33 +76,20 @@ def fuse_heap(
     """Places each named space-1 Func at its offset in its block's slice of one
     launch-wide `global_alloc` (with `slice_per_block=False`, the bug of giving every
     block the same slice)."""
-    lines: list[str] = []
-    backing_made = False
-    for line in text.splitlines():
-        match = _ALLOC.match(line)
-        if match is None or match["name"] not in offsets:
-            lines.append(line)
-            continue
-        indent, value, name, memref_type = (
-            match["indent"],
-            match["value"],
-            match["name"],
-            match["type"],
-        )
-        if not backing_made:
-            lines.extend(indent + s for s in _heap_backing(per_block_bytes, slice_per_block))
-            backing_made = True
-        lines.append(f"{indent}%{name}_at = arith.constant {offsets[name]} : index")
-        lines.append(f"{indent}%{name}_offset = arith.addi %heap_slice, %{name}_at : index")
-        lines.append(
-            f'{indent}%{name}_ptr = "gpu_alloc.offset_pointer"(%global_alloc, %{name}_offset) : '
-            "(memref<?xi8, 1 : i32>, index) -> !gpu_alloc.ptr<1 : i32>"
-        )
-        lines.append(
-            f'{indent}{value} = "gpu_alloc.alias"(%{name}_ptr) <{{name = "{name}"}}> : '
-            f"(!gpu_alloc.ptr<1 : i32>) -> {memref_type}"
-        )
-    return "\n".join(lines) + "\n"
+
+    def placed(value: str, name: str, memref_type: str) -> list[str]:
+        return [
+            f"%{name}_at = arith.constant {offsets[name]} : index",
+            f"%{name}_offset = arith.addi %heap_slice, %{name}_at : index",
+            f'%{name}_ptr = "gpu_alloc.offset_pointer"(%global_alloc, %{name}_offset) : '
+            "(memref<?xi8, 1 : i32>, index) -> !gpu_alloc.ptr<1 : i32>",
+            f'{value} = "gpu_alloc.alias"(%{name}_ptr) <{{name = "{name}"}}> : '
+            f"(!gpu_alloc.ptr<1 : i32>) -> {memref_type}",
+        ]
+
+    return _place_allocs(
+        text, set(offsets), _heap_backing(per_block_bytes, slice_per_block), placed
+    )
 
 
 def _heap_backing(per_block_bytes: int, slice_per_block: bool) -> list[str]:
