@@ -1,6 +1,16 @@
 """The `gpu_alloc` dialect: GPU shared/heap/private allocations and their aliases."""
 
+from gpu_alloc.dialect.backing import (
+    HEAP_ARGUMENT_TYPE,
+    HEAP_BYTES_PER_BLOCK,
+    heap_bytes_per_block,
+    is_backing,
+    is_heap_argument_type,
+    set_heap_bytes_per_block,
+    verify_heap_contract,
+)
 from gpu_alloc.dialect.ops import (
+    BACKING_SPACES,
     MEMORY_SPACES,
     AliasOp,
     AllocOp,
@@ -13,6 +23,9 @@ from gpu_alloc.dialect.ops import (
 )
 
 __all__ = [
+    "BACKING_SPACES",
+    "HEAP_ARGUMENT_TYPE",
+    "HEAP_BYTES_PER_BLOCK",
     "MEMORY_SPACES",
     "AliasOp",
     "AllocOp",
@@ -21,5 +34,10 @@ __all__ = [
     "MemorySpace",
     "OffsetPointerOp",
     "PtrType",
+    "heap_bytes_per_block",
+    "is_backing",
+    "is_heap_argument_type",
     "memory_space_of",
+    "set_heap_bytes_per_block",
+    "verify_heap_contract",
 ]

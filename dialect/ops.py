@@ -1,11 +1,12 @@
 """Ops and types of the `gpu_alloc` dialect.
 
 The generic form of every op (names, operands, properties) is a stable contract,
-see DESIGN.md "The IR contract". The pretty forms are:
+see docs/design.md "The IR contract". The pretty forms are:
 
     %f  = gpu_alloc.alloc "f1" (%n) align 16 : memref<?x16xf32, 3 : i32>
+    %b  = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<884xi8, 3 : i32>
     gpu_alloc.dealloc %f : memref<?x16xf32, 3 : i32>
-    %p  = gpu_alloc.offset_pointer %backing[%off] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
+    %p  = gpu_alloc.offset_pointer %b[%off] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
     %f1 = gpu_alloc.alias "f1" %p : !gpu_alloc.ptr<3 : i32> -> memref<11x11xi32, 3 : i32>
 """
 
@@ -19,10 +20,10 @@ from xdsl.dialects.builtin import (
     I64,
     IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     NoneAttr,
     StringAttr,
+    UnitAttr,
     i8,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue, TypeAttribute
@@ -145,14 +146,28 @@ def _verify_memref_result(
     return space
 
 
+def _is_byte_buffer(memref_type: MemRefType) -> bool:
+    return len(memref_type.get_shape()) == 1 and memref_type.element_type == i8
+
+
 def _verify_name(op: Operation, name: StringAttr) -> None:
     if not name.data:
         raise VerifyException(f"{op.name} must have a non-empty 'name'")
 
 
+BACKING_SPACES = frozenset({int(MemorySpace.GLOBAL), int(MemorySpace.SHARED)})
+"""The memory spaces a backing (an alloc with the `backing` property) may live in."""
+
+
 @irdl_op_definition
 class AllocOp(IRDLOperation):
-    """The storage of one Func, or a backing buffer that aliases point into."""
+    """The storage of one Func, or a backing buffer that aliases point into.
+
+    Space 1 and 3 allocations are per-block storage (every block gets its own bytes),
+    space 5 ones per-thread. With the `backing` unit property the allocation is a
+    byte buffer (1-D `i8`, space 1 or 3) that `offset_pointer`s carve Funcs out of;
+    see `gpu_alloc.dialect.backing.is_backing` for the one rule every pass asks.
+    """
 
     name = "gpu_alloc.alloc"
 
@@ -160,12 +175,14 @@ class AllocOp(IRDLOperation):
     memref = result_def(MemRefType)
 
     alloc_name = prop_def(StringAttr, prop_name="name")
+    backing = opt_prop_def(UnitAttr)
     alignment = opt_prop_def(IntegerAttr[I64])
 
     traits = traits_def(AllocatesOwnResult())
 
     assembly_format = (
-        "$name (`(` $dynamic_sizes^ `)`)? (`align` $alignment^)? attr-dict `:` type($memref)"
+        "$name (`(` $dynamic_sizes^ `)`)? (`backing` $backing^)? (`align` $alignment^)? "
+        "attr-dict `:` type($memref)"
     )
 
     def __init__(
@@ -174,6 +191,7 @@ class AllocOp(IRDLOperation):
         result_type: MemRefType,
         dynamic_sizes: Sequence[SSAValue | Operation] = (),
         alignment: int | None = None,
+        backing: bool = False,
     ):
         if isinstance(name, str):
             name = StringAttr(name)
@@ -182,6 +200,7 @@ class AllocOp(IRDLOperation):
             result_types=[result_type],
             properties={
                 "name": name,
+                "backing": UnitAttr() if backing else None,
                 "alignment": None if alignment is None else IntegerAttr(alignment, 64),
             },
         )
@@ -194,7 +213,15 @@ class AllocOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_name(self, self.alloc_name)
-        _verify_memref_result(self, self.memref.type, self.dynamic_sizes)
+        space = _verify_memref_result(self, self.memref.type, self.dynamic_sizes)
+        if self.backing is not None:
+            memref_type = self.memref.type
+            assert isinstance(memref_type, MemRefType)
+            if space not in BACKING_SPACES or not _is_byte_buffer(memref_type):
+                raise VerifyException(
+                    "gpu_alloc.alloc with 'backing' must be a 1-D memref of i8 in memory "
+                    f"space 1 (global) or 3 (shared), got {memref_type}"
+                )
         if self.alignment is not None:
             value = self.alignment.value.data
             if value <= 0 or value & (value - 1):
@@ -238,6 +265,10 @@ def _describe_owner(value: SSAValue) -> str:
 class OffsetPointerOp(IRDLOperation):
     """A byte address `offset` bytes into `backing`.
 
+    The backing must be a 1-D `i8` `gpu_alloc.alloc`. New IR marks it with the
+    `backing` property (fuse-gpu-allocs always does); IR written before the property
+    existed is still accepted, and `is_backing` treats such an alloc as a backing.
+
     Not `Pure`: each one is a distinct pointer identity, so `cse` never merges two
     of them and `licm` never hoists one out of its kernel.
     """
@@ -263,11 +294,7 @@ class OffsetPointerOp(IRDLOperation):
     def verify_(self) -> None:
         backing_type = self.backing.type
         assert isinstance(backing_type, MemRefType)
-        if (
-            len(backing_type.get_shape()) != 1
-            or backing_type.element_type != i8
-            or not isinstance(backing_type.element_type, IntegerType)
-        ):
+        if not _is_byte_buffer(backing_type):
             raise VerifyException(
                 f"gpu_alloc.offset_pointer backing must be a 1-D memref of i8, got {backing_type}"
             )

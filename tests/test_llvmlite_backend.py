@@ -19,7 +19,7 @@ builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
     "gpu.func"() <{function_type = (memref<16xi16>) -> (), kernel}> ({
     ^bb0(%out: memref<16xi16>):
-      %b = gpu_alloc.alloc "shared_alloc" align 128 : memref<64xi8, 3 : i32>
+      %b = gpu_alloc.alloc "shared_alloc" backing align 128 : memref<64xi8, 3 : i32>
       %c8 = arith.constant 8 : index
       %v = memref.view %b[%c8][] : memref<64xi8, 3 : i32> to memref<4xf32, 3 : i32>
       %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index

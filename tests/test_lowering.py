@@ -89,7 +89,7 @@ def test_backing_alignment_above_16_is_kept():
             builtin.module {
               "gpu.module"() <{sym_name = "m"}> ({
                 "gpu.func"() <{function_type = () -> (), kernel}> ({
-                  %b = gpu_alloc.alloc "shared_alloc" align 128 : memref<64xi8, 3 : i32>
+                  %b = gpu_alloc.alloc "shared_alloc" backing align 128 : memref<64xi8, 3 : i32>
                   "gpu.return"() : () -> ()
                 }) {sym_name = "k"} : () -> ()
               }) : () -> ()

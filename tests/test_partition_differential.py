@@ -112,7 +112,7 @@ builtin.module {
       %c4 = arith.constant 4 : index
       %c32 = arith.constant 32 : index
       %c128 = arith.constant 128 : index
-      %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<256xi8, 3 : i32>
+      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<256xi8, 3 : i32>
       %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
       %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
       %gi0 = arith.muli %bx, %c32 : index

@@ -10,7 +10,7 @@ constant, index casts); anything else is reported by the caller.
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -39,7 +39,15 @@ def is_non_decreasing(value: SSAValue, loop: scf.ForOp) -> bool:
     if value is loop.body.block.args[0]:
         return True
     if isinstance(value, BlockArgument):
-        return False
+        inner = value.block.parent_op()
+        # The induction variable of a loop nested in `loop` is sized for its own last
+        # trip first, max(ub - 1, lb): it grows with `loop`'s if both bounds do.
+        return (
+            isinstance(inner, scf.ForOp)
+            and value.index == 0
+            and is_non_decreasing(inner.lb, loop)
+            and is_non_decreasing(inner.ub, loop)
+        )
     op = value.owner
     if isinstance(op, arith.ConstantOp):
         return True
@@ -65,7 +73,9 @@ def value_at_last_trip(value: SSAValue, loop: scf.ForOp) -> SSAValue:
     (the lower bound) is used, so the result is always defined.
     """
     rewriter_point = InsertPoint.before(loop)
-    one = arith.ConstantOp(IntegerAttr.from_index_int_value(1))
+    iv_type = loop.ub.type  # index, or the induction variable's integer type
+    assert isinstance(iv_type, IndexType | IntegerType)
+    one = arith.ConstantOp(IntegerAttr(1, iv_type))
     before_ub = arith.SubiOp(loop.ub, one)
     last = arith.MaxSIOp(before_ub, loop.lb)
     new_ops: list[Operation] = [one, before_ub, last]

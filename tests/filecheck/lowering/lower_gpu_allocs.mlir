@@ -5,7 +5,7 @@
 builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
     "gpu.func"() <{function_type = () -> (), kernel}> ({
-      %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<884xi8, 3 : i32>
+      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<884xi8, 3 : i32>
       %c400 = arith.constant 400 : index
       %f1 = memref.view %shared_alloc[%c400][] : memref<884xi8, 3 : i32> to memref<11x11xi32, 3 : i32>
       "gpu.return"() : () -> ()

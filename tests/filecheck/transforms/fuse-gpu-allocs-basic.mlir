@@ -24,8 +24,8 @@ builtin.module {
 
 // -----
 
-// A single heap allocation always gets a backing and an alias, sliced per block:
-// linear block id = bx + nbx * (by + nby * bz); slice = id * 68 bytes (17 x i32).
+// A single heap allocation is kept as it is, like a single shared one: every space-1
+// allocation is per-block storage, so it needs no backing and no block-id arithmetic.
 builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
     "gpu.func"() <{function_type = () -> (), kernel}> ({
@@ -38,28 +38,13 @@ builtin.module {
   }) : () -> ()
 }
 // CHECK-LABEL: sym_name = "m"
-// CHECK:         %c0 = arith.constant 0 : index
-// CHECK-NEXT:    %c68 = arith.constant 68 : index
-// CHECK-NEXT:    %[[BX:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
-// CHECK-NEXT:    %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
-// CHECK-NEXT:    %[[BZ:.*]] = "gpu.block_id"() <{dimension = #gpu<dim z>}> : () -> index
-// CHECK-NEXT:    %[[NX:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim x>}> : () -> index
-// CHECK-NEXT:    %[[NY:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim y>}> : () -> index
-// CHECK-NEXT:    %[[NZ:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim z>}> : () -> index
-// CHECK-NEXT:    %[[T0:.*]] = arith.muli %[[NY]], %[[BZ]] : index
-// CHECK-NEXT:    %[[T1:.*]] = arith.addi %[[BY]], %[[T0]] : index
-// CHECK-NEXT:    %[[T2:.*]] = arith.muli %[[NX]], %[[T1]] : index
-// CHECK-NEXT:    %[[ID:.*]] = arith.addi %[[BX]], %[[T2]] : index
-// CHECK-NEXT:    %[[G0:.*]] = arith.muli %[[NX]], %[[NY]] : index
-// CHECK-NEXT:    %[[G:.*]] = arith.muli %[[G0]], %[[NZ]] : index
-// CHECK-NEXT:    %[[SLICE:.*]] = arith.muli %[[ID]], %c68 : index
-// CHECK-NEXT:    %[[TOTAL:.*]] = arith.muli %c68, %[[G]] : index
-// CHECK-NEXT:    %global_alloc = gpu_alloc.alloc "global_alloc"(%[[TOTAL]]) align 16 : memref<?xi8, 1 : i32>
-// CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[SLICE]], %c0 : index
-// CHECK-NEXT:    %[[P:.*]] = gpu_alloc.offset_pointer %global_alloc[%[[OFF]]] : memref<?xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
-// CHECK-NEXT:    %f = gpu_alloc.alias "f" %[[P]] : !gpu_alloc.ptr<1 : i32> -> memref<17xi32, 1 : i32>
+// CHECK:         %f = gpu_alloc.alloc "f" : memref<17xi32, 1 : i32>
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NOT:     gpu.block_id
+// CHECK-NOT:     global_alloc
 // CHECK:         memref.store %v, %f[%{{.*}}] : memref<17xi32, 1 : i32>
-// CHECK:       }) {sym_name = "single_heap", gpu_alloc.heap_bytes_per_block = 68 : i64} : () -> ()
+// CHECK-NEXT:    "gpu.return"() : () -> ()
+// CHECK-NEXT:  }) {sym_name = "single_heap"} : () -> ()
 
 // -----
 
@@ -85,7 +70,7 @@ builtin.module {
   }) : () -> ()
 }
 // CHECK-LABEL: sym_name = "m"
-// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<96xi8, 3 : i32>
+// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<96xi8, 3 : i32>
 
 // -----
 
@@ -114,11 +99,11 @@ builtin.module {
   }) : () -> ()
 }
 // CHECK-LABEL: sym_name = "m"
-// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<32xi8, 3 : i32>
+// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<32xi8, 3 : i32>
 // CHECK:       gpu_alloc.offset_pointer %shared_alloc[
 // CHECK:       gpu_alloc.offset_pointer %shared_alloc[
 // CHECK:       sym_name = "k1"
-// CHECK:       %[[B2:.*]] = gpu_alloc.alloc "shared_alloc_1" align 16 : memref<32xi8, 3 : i32>
+// CHECK:       %[[B2:.*]] = gpu_alloc.alloc "shared_alloc_1" backing align 16 : memref<32xi8, 3 : i32>
 // CHECK:       gpu_alloc.offset_pointer %[[B2]][
 // CHECK:       gpu_alloc.offset_pointer %[[B2]][
 // CHECK:       sym_name = "k2"

@@ -14,7 +14,7 @@
 // CHECK:      ^bb0(%in: memref<67x67xi32>, %out: memref<64x64xi32>):
 // CHECK-NEXT:   %c400 = arith.constant 400 : index
 // CHECK-NEXT:   %c0 = arith.constant 0 : index
-// CHECK:        %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<884xi8, 3 : i32>
+// CHECK:        %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<884xi8, 3 : i32>
 // CHECK-NEXT:   %[[P1:.*]] = gpu_alloc.offset_pointer %shared_alloc[%c400] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
 // CHECK-NEXT:   %f1 = gpu_alloc.alias "f1" %[[P1]] : !gpu_alloc.ptr<3 : i32> -> memref<11x11xi32, 3 : i32>
 // CHECK-NEXT:   %[[P2:.*]] = gpu_alloc.offset_pointer %shared_alloc[%c0] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>

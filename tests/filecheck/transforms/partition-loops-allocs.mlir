@@ -16,7 +16,7 @@ builtin.module {
       %per_block = arith.constant 1024 : index
       %gx = "gpu.grid_dim"() <{dimension = #gpu<dim x>}> : () -> index
       %total = arith.muli %per_block, %gx : index
-      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) align 16 : memref<?xi8, 1 : i32>
+      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) backing align 16 : memref<?xi8, 1 : i32>
       %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
       %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
       scf.for %i = %c0 to %n step %c1 {
@@ -49,7 +49,7 @@ builtin.module {
 // CHECK-NEXT: %per_block = arith.constant 1024 : index
 // CHECK-NEXT: %gx = "gpu.grid_dim"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %total = arith.muli %per_block, %gx : index
-// CHECK-NEXT: %global_alloc = gpu_alloc.alloc "global_alloc"(%total) align 16 : memref<?xi8, 1 : i32>
+// CHECK-NEXT: %global_alloc = gpu_alloc.alloc "global_alloc"(%total) backing align 16 : memref<?xi8, 1 : i32>
 // CHECK-NEXT: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %0 = arith.maxsi %c0, %n : index

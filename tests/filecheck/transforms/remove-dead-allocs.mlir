@@ -6,7 +6,7 @@ builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
     "gpu.func"() <{function_type = (memref<4xi32>) -> (), kernel}> ({
     ^bb0(%out: memref<4xi32>):
-      %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<884xi8, 3 : i32>
+      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<884xi8, 3 : i32>
       %c0 = arith.constant 0 : index
       %0 = gpu_alloc.offset_pointer %shared_alloc[%c0] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
       %f2 = gpu_alloc.alias "f2" %0 : !gpu_alloc.ptr<3 : i32> -> memref<10x10xi32, 3 : i32>
@@ -26,7 +26,7 @@ builtin.module {
 }
 
 // CHECK:      ^bb0(%out: memref<4xi32>):
-// CHECK-NEXT:   %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<884xi8, 3 : i32>
+// CHECK-NEXT:   %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<884xi8, 3 : i32>
 // CHECK-NEXT:   %c0 = arith.constant 0 : index
 // CHECK-NEXT:   %0 = gpu_alloc.offset_pointer %shared_alloc[%c0] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
 // CHECK-NEXT:   %f2 = gpu_alloc.alias "f2" %0 : !gpu_alloc.ptr<3 : i32> -> memref<10x10xi32, 3 : i32>
@@ -123,7 +123,7 @@ builtin.module {
       %gx = "gpu.grid_dim"() <{dimension = #gpu<dim x>}> : () -> index
       %per_block = arith.constant 1024 : index
       %total = arith.muli %per_block, %gx : index
-      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) align 16 : memref<?xi8, 1 : i32>
+      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) backing align 16 : memref<?xi8, 1 : i32>
       %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
       %slice = arith.muli %bx, %per_block : index
       %p1 = gpu_alloc.offset_pointer %global_alloc[%slice] : memref<?xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>

@@ -88,7 +88,7 @@ builtin.module {
       %c64 = arith.constant 64 : index
       %lane = "gpu.lane_id"() : () -> index
       %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
-      %global_alloc = gpu_alloc.alloc "global_alloc" align 16 : memref<65536xi8, 1 : i32>
+      %global_alloc = gpu_alloc.alloc "global_alloc" backing align 16 : memref<65536xi8, 1 : i32>
       %slice = arith.muli %bx, %c64 : index
       %p = gpu_alloc.offset_pointer %global_alloc[%slice] : memref<65536xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
       %blur = gpu_alloc.alias "blur" %p : !gpu_alloc.ptr<1 : i32> -> memref<2x64xf32, 1 : i32>
@@ -119,7 +119,7 @@ builtin.module {
 // CHECK-NEXT: %c64 = arith.constant 64 : index
 // CHECK-NEXT: %lane = "gpu.lane_id"() : () -> index
 // CHECK-NEXT: %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
-// CHECK-NEXT: %global_alloc = gpu_alloc.alloc "global_alloc" align 16 : memref<65536xi8, 1 : i32>
+// CHECK-NEXT: %global_alloc = gpu_alloc.alloc "global_alloc" backing align 16 : memref<65536xi8, 1 : i32>
 // CHECK-NEXT: %slice = arith.muli %bx, %c64 : index
 // CHECK-NEXT: %p = gpu_alloc.offset_pointer %global_alloc[%slice] : memref<65536xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
 // CHECK-NEXT: %blur = gpu_alloc.alias "blur" %p : !gpu_alloc.ptr<1 : i32> -> memref<2x64xf32, 1 : i32>

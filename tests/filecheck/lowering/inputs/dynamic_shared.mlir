@@ -8,7 +8,7 @@ builtin.module {
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
       %bytes = arith.muli %n, %c4 : index
-      %shared_alloc = gpu_alloc.alloc "shared_alloc"(%bytes) align 16 : memref<?xi8, 3 : i32>
+      %shared_alloc = gpu_alloc.alloc "shared_alloc"(%bytes) backing align 16 : memref<?xi8, 3 : i32>
       %buf = memref.view %shared_alloc[%c0][%n] : memref<?xi8, 3 : i32> to memref<?xf32, 3 : i32>
       %p = gpu_alloc.alloc "p" align 8 : memref<4xf32, 5 : i32>
       %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index

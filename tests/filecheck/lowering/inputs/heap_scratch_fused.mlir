@@ -14,7 +14,7 @@ builtin.module {
       %nblocks = arith.muli %gxy, %gz : index
       %per_block = arith.constant 1024 : index
       %total = arith.muli %per_block, %nblocks : index
-      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) align 16 : memref<?xi8, 1 : i32>
+      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) backing align 16 : memref<?xi8, 1 : i32>
       %s = gpu_alloc.alloc "s" : memref<32xi32, 3 : i32>
       %bx0 = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
       %by0 = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index

@@ -11,7 +11,7 @@ builtin.module {
   "gpu.module"() <{sym_name = "mixed"}> ({
     "gpu.func"() <{function_type = (memref<148xi8>, memref<72xi16>, memref<68xi16>) -> (), kernel}> ({
     ^bb0(%in8: memref<148xi8>, %in16: memref<72xi16>, %out: memref<68xi16>):
-      %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<165xi8, 3 : i32>
+      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<165xi8, 3 : i32>
       %c0 = arith.constant 0 : index
       %b = memref.view %shared_alloc[%c0][] : memref<165xi8, 3 : i32> to memref<18xi16, 3 : i32>
       %c48 = arith.constant 48 : index

@@ -10,7 +10,7 @@ builtin.module {
   "gpu.module"() <{sym_name = "stencil"}> ({
     "gpu.func"() <{function_type = (memref<67x67xi32>, memref<64x64xi32>) -> (), kernel}> ({
     ^bb0(%in: memref<67x67xi32>, %out: memref<64x64xi32>):
-      %shared_alloc = gpu_alloc.alloc "shared_alloc" align 16 : memref<884xi8, 3 : i32>
+      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<884xi8, 3 : i32>
       %c0 = arith.constant 0 : index
       %f2 = memref.view %shared_alloc[%c0][] : memref<884xi8, 3 : i32> to memref<10x10xi32, 3 : i32>
       %c400 = arith.constant 400 : index

@@ -1,0 +1,83 @@
+"""What the IR says about backings and the heap, asked by every pass and the simulator.
+
+Two facts used to be guessed from the shape of the IR, each consumer with its own
+rule; they are defined here, once.
+
+A *backing* is a `gpu_alloc.alloc` that `gpu_alloc.offset_pointer`s carve Funcs out
+of. It carries the `backing` unit property (verified: a 1-D `i8` memref in space 1 or
+3). Legacy rule, for IR written before the property existed: an alloc that an
+`offset_pointer` uses is a backing too. A backing is storage like any other
+allocation of its space: per block in space 1 and 3.
+
+The *heap contract* is the discardable kernel attribute
+`gpu_alloc.heap_bytes_per_block = N : i64` (N > 0) that `lower-gpu-allocs` puts on a
+kernel whose heap allocations became one `memref<?xi8, 1>` argument (the last one):
+the caller passes a buffer of N bytes per thread block, and block `b` (linear id
+`bx + gx * (by + gy * bz)`) owns bytes `[b * N, (b + 1) * N)`. Only `lower-gpu-allocs`
+writes it; the simulator and `scripts/gpu_check.py` read it.
+"""
+
+from __future__ import annotations
+
+from gpu_alloc.dialect.ops import AllocOp, OffsetPointerOp, memory_space_of
+from xdsl.dialects.builtin import DYNAMIC_INDEX, I64, IntegerAttr, MemRefType, i8
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
+
+HEAP_BYTES_PER_BLOCK = "gpu_alloc.heap_bytes_per_block"
+"""The heap contract's attribute name (on a lowered `gpu.func`)."""
+
+HEAP_ARGUMENT_TYPE = MemRefType(i8, [DYNAMIC_INDEX], memory_space=IntegerAttr(1, 32))
+"""The type of the kernel argument that holds every block's heap slice after lowering."""
+
+
+def is_backing(alloc: AllocOp) -> bool:
+    """Whether `alloc` is a backing: it has the `backing` property, or (legacy IR
+    without it) an `offset_pointer` uses it."""
+    if alloc.backing is not None:
+        return True
+    return any(isinstance(use.operation, OffsetPointerOp) for use in alloc.memref.uses)
+
+
+def is_heap_argument_type(memref_type: Attribute) -> bool:
+    """Whether a kernel argument of this type is a lowered heap buffer."""
+    return (
+        isinstance(memref_type, MemRefType)
+        and memory_space_of(memref_type) == 1
+        and memref_type.get_shape() == (DYNAMIC_INDEX,)
+        and memref_type.element_type == i8
+    )
+
+
+def heap_bytes_per_block(kernel: Operation) -> int | None:
+    """The kernel's heap contract (bytes per block), or None if it has none.
+
+    Raises VerifyException when the attribute is there but malformed."""
+    attr = kernel.attributes.get(HEAP_BYTES_PER_BLOCK)
+    if attr is None:
+        return None
+    verify_heap_contract(kernel)
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
+
+
+def verify_heap_contract(kernel: Operation) -> None:
+    """Checks the heap contract attribute of `kernel`, if any."""
+    attr = kernel.attributes.get(HEAP_BYTES_PER_BLOCK)
+    if attr is None:
+        return
+    if not isinstance(attr, IntegerAttr) or attr.type != I64 or attr.value.data <= 0:
+        raise VerifyException(
+            f"{HEAP_BYTES_PER_BLOCK} must be a positive i64 integer, got {attr}"
+        )
+    arguments = kernel.regions[0].blocks.first.args if kernel.regions[0].blocks else ()
+    if not arguments or not is_heap_argument_type(arguments[-1].type):
+        raise VerifyException(
+            f"{HEAP_BYTES_PER_BLOCK} is set but the kernel's last argument is not a "
+            f"heap buffer ({HEAP_ARGUMENT_TYPE})"
+        )
+
+
+def set_heap_bytes_per_block(kernel: Operation, per_block: int) -> None:
+    """Records the heap contract on a lowered kernel."""
+    kernel.attributes[HEAP_BYTES_PER_BLOCK] = IntegerAttr(per_block, 64)
