@@ -20,7 +20,7 @@ writes it; the simulator and `scripts/gpu_check.py` read it.
 from __future__ import annotations
 
 from gpu_alloc.dialect.ops import AllocOp, OffsetPointerOp, memory_space_of
-from xdsl.dialects.builtin import DYNAMIC_INDEX, I64, IntegerAttr, MemRefType, i8
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, i8, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -66,11 +66,10 @@ def verify_heap_contract(kernel: Operation) -> None:
     attr = kernel.attributes.get(HEAP_BYTES_PER_BLOCK)
     if attr is None:
         return
-    if not isinstance(attr, IntegerAttr) or attr.type != I64 or attr.value.data <= 0:
-        raise VerifyException(
-            f"{HEAP_BYTES_PER_BLOCK} must be a positive i64 integer, got {attr}"
-        )
-    arguments = kernel.regions[0].blocks.first.args if kernel.regions[0].blocks else ()
+    if not isinstance(attr, IntegerAttr) or attr.type != i64 or attr.value.data <= 0:
+        raise VerifyException(f"{HEAP_BYTES_PER_BLOCK} must be a positive i64 integer, got {attr}")
+    entry = kernel.regions[0].blocks.first if kernel.regions else None
+    arguments = entry.args if entry is not None else ()
     if not arguments or not is_heap_argument_type(arguments[-1].type):
         raise VerifyException(
             f"{HEAP_BYTES_PER_BLOCK} is set but the kernel's last argument is not a "

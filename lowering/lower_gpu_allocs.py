@@ -8,17 +8,26 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
   read with `memref.get_global`;
 * a dynamic shared allocation becomes the block's dynamic shared memory, its byte size
   recomputed from each `gpu.launch_func`'s operands into `dynamic_shared_memory_size`;
-* a heap (space 1) backing (a 1-D `i8` buffer that only `memref.view`s read, one buffer
-  per launch) becomes a `memref<?xi8, 1>` kernel argument; any other heap allocation is
-  per-block storage: all of them share one more argument in which each block owns the
-  slice at `linear_block_id * per_block_bytes`. Each launch of the kernel in the module
-  allocates the buffers with `gpu.alloc` before it and frees them with `gpu.dealloc` after
-  it. A kernel with a single heap argument whose per-block size is static carries
-  `gpu_alloc.heap_bytes_per_block`, so a caller outside the module knows what to pass;
+* heap (space 1) allocations, backings included, are per-block storage: they become
+  consecutive slots of one per-block slice (each at a multiple of its alignment, at
+  least 16), in one `memref<?xi8, 1>` kernel argument (the last) in which block `b`
+  owns `[b * stride, (b + 1) * stride)`; the stride is the slice rounded up to the
+  largest alignment, so every slot keeps its alignment in every block. One heap
+  allocation may have a dynamic size if it is the kernel's only one (what
+  fuse-gpu-allocs makes); its size must be block-uniform. Each launch of the kernel in
+  the module allocates the buffer with `gpu.alloc` before it and frees it with
+  `gpu.dealloc` after it. With a static stride the kernel carries the heap contract
+  `gpu_alloc.heap_bytes_per_block` (see `gpu_alloc.dialect.backing`), so a caller
+  outside the module knows what to pass;
 * a private (space 5) allocation becomes a `memref.alloca` at the kernel entry;
 * `gpu_alloc.dealloc` disappears.
 
-Leftover `gpu_alloc.alias`/`offset_pointer` ops are flattened first. Kernels get the
+A dynamic shared or heap size that depends on a thread id, a region argument or
+memory is refused (`block_sizes.size_slice`, the rule fuse-gpu-allocs applies).
+
+Hidden step: leftover `gpu_alloc.alias`/`offset_pointer` ops are flattened first by
+running `flatten-aliases` (so `-p lower-gpu-allocs` on fused IR equals
+`-p flatten-aliases,lower-gpu-allocs`). On a diagnostic the module is unchanged. Kernels get the
 `gpu.kernel` attribute that MLIR reads, and a module with launch sites gets
 `gpu.container_module`. The result holds no `gpu_alloc` op.
 """
@@ -29,18 +38,27 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace, OffsetPointerOp
+from gpu_alloc.atomic import rollback_on_failure
+from gpu_alloc.dialect import (
+    HEAP_ARGUMENT_TYPE,
+    AliasOp,
+    AllocOp,
+    DeallocOp,
+    MemorySpace,
+    OffsetPointerOp,
+    set_heap_bytes_per_block,
+)
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.transforms.block_sizes import size_slice
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FunctionType,
     IndexType,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -58,12 +76,9 @@ MIN_SHARED_ALIGNMENT = 16
 HEAP_SLICE_ALIGNMENT = 16
 """Per-block heap slices and the allocations inside them start at multiples of this."""
 
-HEAP_BYTES_PER_BLOCK = "gpu_alloc.heap_bytes_per_block"
-
 CONTAINER_MODULE = "gpu.container_module"
 """MLIR requires this on the module that holds `gpu.launch_func`s and their kernels."""
 
-HEAP_ARGUMENT_TYPE = MemRefType(i8, [DYNAMIC_INDEX], memory_space=IntegerAttr(1, 32))
 HOST_BUFFER_TYPE = MemRefType(i8, [DYNAMIC_INDEX])
 
 
@@ -75,14 +90,15 @@ def _alignment_of(alloc: AllocOp) -> int:
     return 1 if alloc.alignment is None else alloc.alignment.value.data
 
 
-def _is_launch_wide_backing(alloc: AllocOp) -> bool:
-    """A fused heap backing: a 1-D i8 buffer that is only viewed (DESIGN.md, pass 1)."""
-    memref_type = alloc.memref.type
-    assert isinstance(memref_type, MemRefType)
-    if len(memref_type.get_shape()) != 1 or memref_type.element_type != i8:
-        return False
-    users = [use.operation for use in alloc.memref.uses]
-    return bool(users) and all(isinstance(u, memref.ViewOp | DeallocOp) for u in users)
+def _round_up_value(ops: list[Operation], value: SSAValue, alignment: int) -> SSAValue:
+    """Appends to `ops` the computation of `value` rounded up to `alignment`."""
+    bump = arith.ConstantOp.from_int_and_width(alignment - 1, IndexType())
+    step = arith.ConstantOp.from_int_and_width(alignment, IndexType())
+    bumped = arith.AddiOp(value, bump)
+    quotient = arith.DivUIOp(bumped, step)
+    rounded = arith.MuliOp(quotient, step)
+    ops += [bump, step, bumped, quotient, rounded]
+    return rounded.result
 
 
 def _kernel_launches(module: ModuleOp) -> dict[tuple[str, str], list[gpu.LaunchFuncOp]]:
@@ -134,14 +150,12 @@ def _unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
 
 @dataclass
 class _HeapArgument:
-    """One `memref<?xi8, 1>` kernel argument and how its launch-wide size is known."""
+    """The `memref<?xi8, 1>` kernel argument holding every block's heap slice."""
 
     argument: SSAValue
     what: str
-    static_bytes_per_block: int | None
-    """The per-block size when the buffer is per-block slices of a static size."""
-    launch_wide_size: SSAValue | int | None
-    """For a fused backing: its total size (a kernel value or a constant)."""
+    stride: SSAValue | int
+    """Bytes per block: a constant, or a block-uniform kernel value."""
 
 
 @dataclass
@@ -163,7 +177,7 @@ class _KernelLowering:
         self.gpu_module = gpu_module
         self.launches = launches
         self.entry = func.body.blocks[0]
-        self.heap_arguments: list[_HeapArgument] = []
+        self.heap: _HeapArgument | None = None
         self.dynamic_shared: _DynamicShared | None = None
 
     @property
@@ -175,19 +189,21 @@ class _KernelLowering:
             self.func.attributes["gpu.kernel"] = UnitAttr()
         for dealloc in [op for op in self.func.walk() if isinstance(op, DeallocOp)]:
             Rewriter.erase_op(dealloc)
+        allocs = [op for op in self.func.walk() if isinstance(op, AllocOp)]
+        for alloc in allocs:
+            if alloc.space != MemorySpace.PRIVATE:
+                size_slice(alloc, self.entry)  # one size per block, or a diagnostic
         per_block_heap: list[AllocOp] = []
-        for alloc in [op for op in self.func.walk() if isinstance(op, AllocOp)]:
+        for alloc in allocs:
             match alloc.space:
                 case MemorySpace.SHARED:
                     self._lower_shared(alloc)
                 case MemorySpace.PRIVATE:
                     self._lower_private(alloc)
-                case _ if _is_launch_wide_backing(alloc):
-                    self._lower_heap_backing(alloc)
                 case _:
                     per_block_heap.append(alloc)
         if per_block_heap:
-            self._lower_per_block_heap(per_block_heap)
+            self._lower_heap(per_block_heap)
         for launch in self.launches:
             self._rewrite_launch(launch)
         self._record_heap_bytes()
@@ -261,50 +277,56 @@ class _KernelLowering:
         )
         return argument
 
-    def _lower_heap_backing(self, alloc: AllocOp) -> None:
-        memref_type = alloc.memref.type
-        assert isinstance(memref_type, MemRefType)
-        argument = self._add_heap_argument()
-        name = alloc.alloc_name.data
-        bytes_per_block = self.func.attributes.get(HEAP_BYTES_PER_BLOCK)
-        self.heap_arguments.append(
-            _HeapArgument(
-                argument,
-                f"heap backing '{name}'",
-                bytes_per_block.value.data if isinstance(bytes_per_block, IntegerAttr) else None,
-                alloc.dynamic_sizes[0] if alloc.dynamic_sizes else memref_type.get_shape()[0],
+    def _lower_heap(self, allocs: list[AllocOp]) -> None:
+        """Every heap allocation is a slot of this block's slice of one argument."""
+        names = ", ".join(f"'{a.alloc_name.data}'" for a in allocs)
+        dynamic = [a for a in allocs if a.dynamic_sizes]
+        if dynamic and len(allocs) > 1:
+            raise GpuAllocPassError(
+                f"kernel '{self.kernel_name}' has a dynamically sized heap allocation "
+                f"('{dynamic[0].alloc_name.data}') among others ({names}): run "
+                "fuse-gpu-allocs first, so that one backing holds all heap memory",
+                dynamic[0],
             )
-        )
-        if memref_type == HEAP_ARGUMENT_TYPE:
-            Rewriter.replace_op(alloc, [], [argument])
+        argument = self._add_heap_argument()
+        if dynamic:
+            alloc = dynamic[0]
+            memref_type = alloc.memref.type
+            assert isinstance(memref_type, MemRefType)
+            ops, size = _byte_size_value(alloc, memref_type)
+            alignment = max(HEAP_SLICE_ALIGNMENT, _alignment_of(alloc))
+            stride = _round_up_value(ops, size, alignment)
+            self.heap = _HeapArgument(argument, f"heap {names}", stride)
+            self._replace_by_slices([alloc], [0], argument, stride, ops, InsertPoint.before(alloc))
             return
-        zero = arith.ConstantOp.from_int_and_width(0, IndexType())
-        Rewriter.replace_op(alloc, [zero, memref.ViewOp(argument, zero, [], memref_type)])
-
-    def _lower_per_block_heap(self, allocs: list[AllocOp]) -> None:
-        """Unfused heap allocations: consecutive slots of one per-block slice, no reuse."""
         offsets: list[int] = []
-        per_block = 0
+        end, alignment = 0, HEAP_SLICE_ALIGNMENT
         for alloc in allocs:
             memref_type = alloc.memref.type
             assert isinstance(memref_type, MemRefType)
             size = static_byte_size(memref_type)
-            if size is None:
-                raise GpuAllocPassError(
-                    f"heap allocation '{alloc.alloc_name.data}' has a dynamic size: run "
-                    "fuse-gpu-allocs first, which sizes each block's heap slice",
-                    alloc,
-                )
-            alignment = max(HEAP_SLICE_ALIGNMENT, _alignment_of(alloc))
-            per_block = _round_up(per_block, alignment)
-            offsets.append(per_block)
-            per_block += size
-        per_block = _round_up(per_block, HEAP_SLICE_ALIGNMENT)
-        argument = self._add_heap_argument()
-        names = ", ".join(f"'{a.alloc_name.data}'" for a in allocs)
-        self.heap_arguments.append(_HeapArgument(argument, f"heap {names}", per_block, None))
+            assert size is not None
+            slot_alignment = max(HEAP_SLICE_ALIGNMENT, _alignment_of(alloc))
+            alignment = max(alignment, slot_alignment)
+            offsets.append(_round_up(end, slot_alignment))
+            end = offsets[-1] + size
+        stride = _round_up(end, alignment)
+        self.heap = _HeapArgument(argument, f"heap {names}", stride)
+        ops: list[Operation] = [arith.ConstantOp.from_int_and_width(stride, IndexType())]
+        self._replace_by_slices(
+            allocs, offsets, argument, ops[0].results[0], ops, InsertPoint.at_start(self.entry)
+        )
 
-        ops: list[Operation] = []
+    def _replace_by_slices(
+        self,
+        allocs: Sequence[AllocOp],
+        offsets: Sequence[int],
+        argument: SSAValue,
+        stride: SSAValue,
+        ops: list[Operation],
+        where: InsertPoint,
+    ) -> None:
+        """Replaces each alloc by a view at `linear_block_id * stride + offset`."""
 
         def emit(op: Operation) -> SSAValue:
             ops.append(op)
@@ -319,30 +341,30 @@ class _KernelLowering:
         linear = emit(arith.AddiOp(by, linear))
         linear = emit(arith.MuliOp(gx, linear))
         linear = emit(arith.AddiOp(bx, linear))
-        slice_bytes = emit(arith.ConstantOp.from_int_and_width(per_block, IndexType()))
-        base = emit(arith.MuliOp(linear, slice_bytes))
+        base = emit(arith.MuliOp(linear, stride))
         base.name_hint = "heap_slice"
         for alloc, offset in zip(allocs, offsets, strict=True):
             shift = base
             if offset:
                 constant = emit(arith.ConstantOp.from_int_and_width(offset, IndexType()))
                 shift = emit(arith.AddiOp(base, constant))
-            view = emit(memref.ViewOp(argument, shift, [], alloc.memref.type))
+            view = emit(
+                memref.ViewOp(argument, shift, list(alloc.dynamic_sizes), alloc.memref.type)
+            )
             view.name_hint = alloc.memref.name_hint
             alloc.memref.replace_all_uses_with(view)
+        Rewriter.insert_op(ops, where)
+        for alloc in allocs:
             Rewriter.erase_op(alloc)
-        Rewriter.insert_op(ops, InsertPoint.at_start(self.entry))
 
     def _record_heap_bytes(self) -> None:
-        if len(self.heap_arguments) == 1:
-            per_block = self.heap_arguments[0].static_bytes_per_block
-            if per_block is not None:
-                self.func.attributes[HEAP_BYTES_PER_BLOCK] = IntegerAttr(per_block, 64)
+        if self.heap is not None and isinstance(self.heap.stride, int):
+            set_heap_bytes_per_block(self.func, self.heap.stride)
 
     # -- launch sites ---------------------------------------------------------------
 
     def _rewrite_launch(self, launch: gpu.LaunchFuncOp) -> None:
-        if not self.heap_arguments and self.dynamic_shared is None:
+        if self.heap is None and self.dynamic_shared is None:
             return
         if launch.asyncToken is not None or launch.asyncDependencies:
             raise GpuAllocPassError(
@@ -352,7 +374,7 @@ class _KernelLowering:
             )
         buffers: list[SSAValue] = []
         heap_operands: list[SSAValue] = []
-        for heap in self.heap_arguments:
+        for heap in [self.heap] if self.heap is not None else []:
             values = LaunchValueBuilder(self.func, launch, heap.what)
             total = self._heap_total(heap, values, launch)
             # MLIR 22 lowers `gpu.alloc` to the runtime only in its async form and only
@@ -400,21 +422,18 @@ class _KernelLowering:
     def _heap_total(
         self, heap: _HeapArgument, values: LaunchValueBuilder, launch: gpu.LaunchFuncOp
     ) -> SSAValue:
-        size = heap.launch_wide_size
-        if isinstance(size, SSAValue):
-            return values.value(size)
-        if isinstance(size, int):
-            constant = arith.ConstantOp.from_int_and_width(size, IndexType())
+        """`stride * gx * gy * gz` bytes, computed in front of `launch`."""
+        if isinstance(heap.stride, int):
+            constant = arith.ConstantOp.from_int_and_width(heap.stride, IndexType())
             Rewriter.insert_op(constant, InsertPoint.before(launch))
-            return constant.result
-        assert heap.static_bytes_per_block is not None
-        per_block = arith.ConstantOp.from_int_and_width(heap.static_bytes_per_block, IndexType())
+            total: SSAValue = constant.result
+        else:
+            total = values.value(heap.stride)
         grid = [
             values.value(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum(d))).result)
             for d in ("x", "y", "z")
         ]
-        ops: list[Operation] = [per_block]
-        total: SSAValue = per_block.result
+        ops: list[Operation] = []
         for blocks in grid:
             ops.append(arith.MuliOp(total, blocks))
             total = ops[-1].results[0]
@@ -437,6 +456,12 @@ def _has_unflattened_aliases(module: ModuleOp) -> bool:
 class LowerGpuAllocsPass(ModulePass):
     """Lowers every `gpu_alloc` op to `builtin`/`func`/`gpu`/`memref`/`arith`/`scf`/`cf`.
 
+    Runs `flatten-aliases` first if aliases are left (a hidden step: the same as
+    `-p flatten-aliases,lower-gpu-allocs`). Every space-1 allocation is per-block
+    storage: one heap argument holds each block's slice, its stride rounded up to the
+    largest alignment (`gpu_alloc.heap_bytes_per_block` when static). Refuses a shared
+    or heap size that depends on a thread id. On a diagnostic the module is unchanged.
+
     Guarantees: no `gpu_alloc` op remains; shared memory is static `memref.global`s in
     space 3 (never `memref.alloca` in space 3, which NVPTX cannot legalise) or the
     block's dynamic shared memory; heap memory is kernel arguments allocated around
@@ -447,6 +472,9 @@ class LowerGpuAllocsPass(ModulePass):
     name = "lower-gpu-allocs"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rollback_on_failure(op, lambda: self._lower(ctx, op))
+
+    def _lower(self, ctx: Context, op: ModuleOp) -> None:
         if _has_unflattened_aliases(op):
             from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 

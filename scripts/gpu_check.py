@@ -36,21 +36,19 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
-from gpu_alloc.lowering.lower_gpu_allocs import HEAP_BYTES_PER_BLOCK
 from gpu_alloc.lowering.ptx import emit_ptx
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -114,13 +112,7 @@ def _dtype(element: Attribute) -> np.dtype:
 
 
 def _is_heap_argument(func: gpu.FuncOp, memref_type: MemRefType) -> bool:
-    space = memref_type.memory_space
-    return (
-        HEAP_BYTES_PER_BLOCK in func.attributes
-        and isinstance(space, IntegerAttr)
-        and space.value.data == 1
-        and memref_type.get_shape() == (DYNAMIC_INDEX,)
-    )
+    return heap_bytes_per_block(func) is not None and is_heap_argument_type(memref_type)
 
 
 def seeded_arguments(kernel: gpu.FuncOp, seed: int) -> list[np.ndarray | None]:
@@ -257,10 +249,10 @@ def _device_arguments(
             raise SystemExit("gpu_check: scalar kernel arguments are not supported")
         given = inputs[position] if position < len(inputs) else None
         if given is None:
-            per_block = lowered.attributes.get(HEAP_BYTES_PER_BLOCK)
-            if not isinstance(per_block, IntegerAttr):
+            per_block = heap_bytes_per_block(lowered)
+            if per_block is None:
                 raise SystemExit("gpu_check: a heap argument without heap_bytes_per_block")
-            given = np.zeros(per_block.value.data * grid[0] * grid[1] * grid[2], dtype=np.int8)
+            given = np.zeros(per_block * grid[0] * grid[1] * grid[2], dtype=np.int8)
         arrays.append(np.ascontiguousarray(given))
         shapes.append(tuple(given.shape))
     return arrays, shapes

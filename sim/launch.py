@@ -2,10 +2,10 @@
 
 Memref arguments (static shape, space 0 or 1) get seeded random values of their
 element type, each from its own generator so that adding an argument (a lowered heap
-backing) does not change the others. A `memref<?xi8, 1>` argument is a lowered heap backing:
-the simulator allocates `gpu_alloc.heap_bytes_per_block` (an attribute of the kernel)
-bytes per block, zero-filled, shared by all blocks; without the attribute the buffer
-grows to cover every view of it.
+heap argument) does not change the others. A `memref<?xi8, 1>` argument is the heap
+buffer of a lowered kernel (`gpu_alloc.dialect.backing`): the simulator allocates the
+kernel's heap contract, `gpu_alloc.heap_bytes_per_block` bytes per block, zero-filled,
+shared by all blocks; without the attribute the buffer grows to cover every view of it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from gpu_alloc.dialect import memory_space_of
+from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type, memory_space_of
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.interpreter import BlockInterpreter
 from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
@@ -24,16 +24,14 @@ from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
-    i8,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
 
-HEAP_BYTES_ATTRIBUTE = "gpu_alloc.heap_bytes_per_block"
 RANDOM_INT_RANGE = (-64, 64)
 RANDOM_INDEX_RANGE = (0, 64)
 RANDOM_FLOAT_RANGE = (-8.0, 8.0)
@@ -138,7 +136,7 @@ def _make_arguments(
         name = argument.name_hint or f"arg{position}"
         arg_type = argument.type
         if isinstance(arg_type, MemRefType):
-            if _is_heap_backing(arg_type):
+            if is_heap_argument_type(arg_type):
                 values.append(_heap_backing(func, launch, name))
                 continue
             view = _random_memref(name, arg_type, np.random.default_rng([seed, user_index]))
@@ -156,21 +154,16 @@ def _make_arguments(
     return values, results
 
 
-def _is_heap_backing(memref_type: MemRefType) -> bool:
-    return (
-        memory_space_of(memref_type) == 1
-        and memref_type.get_shape() == (DYNAMIC_INDEX,)
-        and memref_type.element_type == i8
-    )
-
-
 def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefView:
     """`heap_bytes_per_block` x blocks bytes; without the attribute, an arena that
     grows to cover every view of it (so overflowing it cannot be detected)."""
-    per_block = func.attributes.get(HEAP_BYTES_ATTRIBUTE)
+    try:
+        per_block = heap_bytes_per_block(func)
+    except VerifyException as error:
+        raise SimulationError(f"kernel '{func.sym_name.data}': {error}") from None
     gx, gy, gz = launch.grid
-    if isinstance(per_block, IntegerAttr):
-        nbytes, growable = per_block.value.data * gx * gy * gz, False
+    if per_block is not None:
+        nbytes, growable = per_block * gx * gy * gz, False
     else:
         nbytes, growable = 0, True
     arena = launch.new_arena(name, 1, nbytes, shared_by_blocks=True, growable=growable)

@@ -1,9 +1,9 @@
 """Semantics of `memref`, `gpu_alloc` and memory-touching ops, with race recording.
 
-Where storage lives (see FUSED_FORM.md):
-- space 3 (shared): one arena per block, per execution of the allocating op;
-- space 1 (heap): a `gpu_alloc.alloc` that backs an `offset_pointer` is one arena per
-  launch, shared by every block; any other space-1 allocation is per block;
+Where storage lives (docs/design.md, "The IR contract"):
+- space 3 (shared) and space 1 (heap) `gpu_alloc.alloc`, backings included: one arena
+  per block, per execution of the allocating op (what `lower-gpu-allocs` makes of them:
+  a global, or a per-block slice of the heap argument);
 - space 5 and `memref.alloca`: one slice per thread (never race-checked);
 - `memref.get_global` in space 3: one arena per block and symbol; otherwise per launch.
 """
@@ -174,37 +174,9 @@ class MemoryOps:
     def _gpu_alloc(self, op: Operation, mask: Mask) -> None:
         assert isinstance(op, AllocOp)
         name = op.alloc_name.data
-        space = op.space
-        # A backing: what offset_pointers (before flatten-aliases) or views (after) carve.
-        is_backing = any(
-            isinstance(use.operation, OffsetPointerOp | memref.ViewOp) for use in op.memref.uses
-        )
-        if space == 1 and is_backing:
-            self._launch_backing(op, name, mask)
-        else:
-            self._fresh_block_storage(op, name, space, mask, op.dynamic_sizes)
+        self._fresh_block_storage(op, name, op.space, mask, op.dynamic_sizes)
         if op.alignment is not None:
             self.env[op.memref].arena.alignment = op.alignment.value.data
-
-    def _launch_backing(self, op: AllocOp, name: str, mask: Mask) -> None:
-        """A heap backing: one buffer for the whole launch, made by the first block."""
-        shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
-        existing = self.launch.shared_by_blocks.get(op)
-        if existing is None:
-            arena, view = self._new_view(
-                name, op.memref.type, shape, per_thread=False, shared_by_blocks=True
-            )
-            self.launch.shared_by_blocks[op] = arena
-            self.interpreter.block_state.track(arena)
-        else:
-            dtype = numpy_dtype(op.memref.type.element_type)
-            view = MemRefView(existing, 0, shape, identity_strides(shape), dtype, name)
-            if view.extent_bytes() != existing.nbytes:
-                raise SimulationError(
-                    f"heap backing '{name}' is {view.extent_bytes()} bytes in block "
-                    f"{self.interpreter.block_state.block_id} but {existing.nbytes} in block (0, 0, 0)"
-                )
-        self.env[op.memref] = view
 
     def _memref_alloc(self, op: Operation, mask: Mask) -> None:
         assert isinstance(op, memref.AllocOp)

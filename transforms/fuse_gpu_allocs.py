@@ -41,8 +41,8 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.fusion_analysis import (
-    FuseOptions,
     Func,
+    FuseOptions,
     KernelPlan,
     SpaceLayout,
     plan_kernel,

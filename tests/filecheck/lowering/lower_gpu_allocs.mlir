@@ -93,6 +93,7 @@ builtin.module {
 // CHECK:      builtin.module attributes {gpu.container_module} {
 // CHECK:      "gpu.func"() <{function_type = (memref<?xi8, 1 : i32>) -> (), kernel}> ({
 // CHECK-NEXT: ^bb0(%[[HEAP:.*]]: memref<?xi8, 1 : i32>):
+// CHECK-NEXT:   %[[SIZE:.*]] = arith.constant 512 : index
 // CHECK-NEXT:   %[[BX:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT:   %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
 // CHECK-NEXT:   %[[BZ:.*]] = "gpu.block_id"() <{dimension = #gpu<dim z>}> : () -> index
@@ -102,7 +103,6 @@ builtin.module {
 // CHECK-NEXT:   %[[T1:.*]] = arith.addi %[[BY]], %[[T0]] : index
 // CHECK-NEXT:   %[[T2:.*]] = arith.muli %[[GX]], %[[T1]] : index
 // CHECK-NEXT:   %[[BID:.*]] = arith.addi %[[BX]], %[[T2]] : index
-// CHECK-NEXT:   %[[SIZE:.*]] = arith.constant 512 : index
 // CHECK-NEXT:   %heap_slice = arith.muli %[[BID]], %[[SIZE]] : index
 // CHECK-NEXT:   %h = memref.view %[[HEAP]][%heap_slice][] : memref<?xi8, 1 : i32> to memref<128xf32, 1 : i32>
 // CHECK-NEXT:   "gpu.return"() : () -> ()

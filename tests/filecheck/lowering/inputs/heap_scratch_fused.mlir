@@ -1,33 +1,17 @@
 // examples/heap_scratch.mlir in the flattened form that fuse-gpu-allocs + flatten-aliases
-// emit (written by hand, see FUSED_FORM.md): one heap backing for the whole launch,
-// each block owning 1024 bytes at linear_block_id * 1024 (h1 at +0, h2 at +512); the
-// lone shared allocation `s` keeps its name. A host function launches the kernel on a
-// 4x1x1 grid of 128x1x1 blocks.
+// emit (written by hand, see docs/design.md): one per-block heap backing of 1024 bytes
+// (h1 at +0, h2 at +512); the lone shared allocation `s` keeps its name. A host
+// function launches the kernel on a 4x1x1 grid of 128x1x1 blocks.
 builtin.module {
   "gpu.module"() <{sym_name = "heap"}> ({
     "gpu.func"() <{function_type = (memref<512xf32>, memref<512xf32>) -> (), kernel}> ({
     ^bb0(%in: memref<512xf32>, %out: memref<512xf32>):
-      %gx = "gpu.grid_dim"() <{dimension = #gpu<dim x>}> : () -> index
-      %gy = "gpu.grid_dim"() <{dimension = #gpu<dim y>}> : () -> index
-      %gz = "gpu.grid_dim"() <{dimension = #gpu<dim z>}> : () -> index
-      %gxy = arith.muli %gx, %gy : index
-      %nblocks = arith.muli %gxy, %gz : index
-      %per_block = arith.constant 1024 : index
-      %total = arith.muli %per_block, %nblocks : index
-      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) backing align 16 : memref<?xi8, 1 : i32>
-      %s = gpu_alloc.alloc "s" : memref<32xi32, 3 : i32>
-      %bx0 = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
-      %by0 = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
-      %bz0 = "gpu.block_id"() <{dimension = #gpu<dim z>}> : () -> index
-      %t0 = arith.muli %gy, %bz0 : index
-      %t1 = arith.addi %by0, %t0 : index
-      %t2 = arith.muli %gx, %t1 : index
-      %bid = arith.addi %bx0, %t2 : index
-      %slice = arith.muli %bid, %per_block : index
-      %h1 = memref.view %global_alloc[%slice][] : memref<?xi8, 1 : i32> to memref<128xf32, 1 : i32>
+      %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %off2 = arith.addi %slice, %c512 : index
-      %h2 = memref.view %global_alloc[%off2][] : memref<?xi8, 1 : i32> to memref<128xf32, 1 : i32>
+      %global_alloc = gpu_alloc.alloc "global_alloc" backing align 16 : memref<1024xi8, 1 : i32>
+      %s = gpu_alloc.alloc "s" : memref<32xi32, 3 : i32>
+      %h1 = memref.view %global_alloc[%c0][] : memref<1024xi8, 1 : i32> to memref<128xf32, 1 : i32>
+      %h2 = memref.view %global_alloc[%c512][] : memref<1024xi8, 1 : i32> to memref<128xf32, 1 : i32>
       %c32 = arith.constant 32 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
@@ -59,7 +43,7 @@ builtin.module {
       %o = arith.addf %h, %kf : f32
       memref.store %o, %out[%gi] : memref<512xf32>
       "gpu.return"() : () -> ()
-    }) {sym_name = "heap_scratch", gpu_alloc.heap_bytes_per_block = 1024 : i64} : () -> ()
+    }) {sym_name = "heap_scratch"} : () -> ()
   }) : () -> ()
   func.func @run(%in: memref<512xf32>, %out: memref<512xf32>) {
     %c1 = arith.constant 1 : index
