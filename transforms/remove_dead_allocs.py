@@ -4,23 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_alloc.dialect.ops import AliasOp, AllocOp, MemorySpace, OffsetPointerOp
+from gpu_alloc.dialect.ops import AliasOp, AllocOp
 from gpu_alloc.transforms.memref_uses import (
     UseKind,
     aliases_of_pointer,
     memref_accesses,
 )
 from xdsl.context import Context
-from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
-
-HEAP_BYTES_ATTR = "gpu_alloc.heap_bytes_per_block"
-"""Discardable attribute that `fuse-gpu-allocs` puts on a kernel with a heap backing."""
-
 
 def is_read(storage: SSAValue) -> bool:
     """Whether the contents of an allocation or alias may be observed.
@@ -76,15 +71,6 @@ def _storage_ops(module: ModuleOp) -> list[AllocOp | AliasOp]:
     return [op for op in module.walk() if isinstance(op, AllocOp | AliasOp)]
 
 
-def _has_heap_backing(func: gpu.FuncOp) -> bool:
-    return any(
-        isinstance(op, AllocOp)
-        and op.space == MemorySpace.GLOBAL
-        and any(isinstance(use.operation, OffsetPointerOp) for use in op.memref.uses)
-        for op in func.walk()
-    )
-
-
 @dataclass(frozen=True)
 class RemoveDeadAllocsPass(ModulePass):
     """Remove `gpu_alloc.alloc` and `gpu_alloc.alias` ops whose contents are never read.
@@ -99,8 +85,6 @@ class RemoveDeadAllocsPass(ModulePass):
       it, it goes too.
     - Runs to a fixed point: removing a write-only Func removes the loads that fed its
       stores, which can make the Funcs they read dead in turn.
-    - A kernel that loses its heap backing also loses its stale
-      `gpu_alloc.heap_bytes_per_block` attribute.
 
     Per-Func aliases that stay are untouched, so the pass composes with
     `fuse-gpu-allocs` and `flatten-aliases` on either side.
@@ -111,13 +95,6 @@ class RemoveDeadAllocsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         while self._remove_one_round(op):
             pass
-        for func in op.walk():
-            if (
-                isinstance(func, gpu.FuncOp)
-                and HEAP_BYTES_ATTR in func.attributes
-                and not _has_heap_backing(func)
-            ):
-                del func.attributes[HEAP_BYTES_ATTR]
 
     @staticmethod
     def _remove_one_round(module: ModuleOp) -> bool:

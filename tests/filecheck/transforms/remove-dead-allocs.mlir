@@ -113,24 +113,20 @@ builtin.module {
 
 // A removal chain in a fused heap backing: h2 is written only, so its stores go; then
 // the loads of h1 that fed them go, h1 is write-only and goes; then the backing has no
-// alias left and goes, with the per-block slice arithmetic and the stale
-// heap_bytes_per_block attribute. (xDSL declares no effects for the gpu id ops, so
-// they stay: removing them is `dce`'s business, not this pass's.)
+// alias left and goes, with the offset arithmetic. (xDSL declares no effects for the
+// gpu id ops, so they stay: removing them is `dce`'s business, not this pass's.)
 builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
     "gpu.func"() <{function_type = (memref<128xf32>) -> (), kernel}> ({
     ^bb0(%in: memref<128xf32>):
       %gx = "gpu.grid_dim"() <{dimension = #gpu<dim x>}> : () -> index
-      %per_block = arith.constant 1024 : index
-      %total = arith.muli %per_block, %gx : index
-      %global_alloc = gpu_alloc.alloc "global_alloc"(%total) backing align 16 : memref<?xi8, 1 : i32>
+      %global_alloc = gpu_alloc.alloc "global_alloc" backing align 16 : memref<1024xi8, 1 : i32>
       %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
-      %slice = arith.muli %bx, %per_block : index
-      %p1 = gpu_alloc.offset_pointer %global_alloc[%slice] : memref<?xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
+      %c0 = arith.constant 0 : index
+      %p1 = gpu_alloc.offset_pointer %global_alloc[%c0] : memref<1024xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
       %h1 = gpu_alloc.alias "h1" %p1 : !gpu_alloc.ptr<1 : i32> -> memref<128xf32, 1 : i32>
       %c512 = arith.constant 512 : index
-      %off2 = arith.addi %slice, %c512 : index
-      %p2 = gpu_alloc.offset_pointer %global_alloc[%off2] : memref<?xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
+      %p2 = gpu_alloc.offset_pointer %global_alloc[%c512] : memref<1024xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
       %h2 = gpu_alloc.alias "h2" %p2 : !gpu_alloc.ptr<1 : i32> -> memref<128xf32, 1 : i32>
       %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
       %v = memref.load %in[%t] : memref<128xf32>
@@ -140,7 +136,7 @@ builtin.module {
       %b = arith.addf %a, %a : f32
       memref.store %b, %h2[%t] : memref<128xf32, 1 : i32>
       "gpu.return"() : () -> ()
-    }) {sym_name = "k", gpu_alloc.heap_bytes_per_block = 1024 : i64} : () -> ()
+    }) {sym_name = "k"} : () -> ()
   }) : () -> ()
 }
 
