@@ -70,54 +70,25 @@ def fuse_shared(
     return _place_allocs(text, set(offsets), backing, placed)
 
 
-def fuse_heap(
-    text: str, offsets: dict[str, int], per_block_bytes: int, slice_per_block: bool = True
-) -> str:
-    """Places each named space-1 Func at its offset in its block's slice of one
-    launch-wide `global_alloc` (with `slice_per_block=False`, the bug of giving every
-    block the same slice)."""
+def fuse_heap(text: str, offsets: dict[str, int], per_block_bytes: int) -> str:
+    """Places each named space-1 Func at its offset in one per-block `global_alloc`
+    backing (like every space-1 allocation, each block has its own)."""
+    backing_type = f"memref<{per_block_bytes}xi8, 1 : i32>"
 
     def placed(value: str, name: str, memref_type: str) -> list[str]:
         return [
             f"%{name}_at = arith.constant {offsets[name]} : index",
-            f"%{name}_offset = arith.addi %heap_slice, %{name}_at : index",
-            f'%{name}_ptr = "gpu_alloc.offset_pointer"(%global_alloc, %{name}_offset) : '
-            "(memref<?xi8, 1 : i32>, index) -> !gpu_alloc.ptr<1 : i32>",
+            f'%{name}_ptr = "gpu_alloc.offset_pointer"(%global_alloc, %{name}_at) : '
+            f"({backing_type}, index) -> !gpu_alloc.ptr<1 : i32>",
             f'{value} = "gpu_alloc.alias"(%{name}_ptr) <{{name = "{name}"}}> : '
             f"(!gpu_alloc.ptr<1 : i32>) -> {memref_type}",
         ]
 
-    return _place_allocs(
-        text, set(offsets), _heap_backing(per_block_bytes, slice_per_block), placed
-    )
-
-
-def _heap_backing(per_block_bytes: int, slice_per_block: bool) -> list[str]:
-    dims = []
-    for d in "xyz":
-        dims.append(f'%heap_g{d} = "gpu.grid_dim"() <{{dimension = #gpu<dim {d}>}}> : () -> index')
-        dims.append(f'%heap_b{d} = "gpu.block_id"() <{{dimension = #gpu<dim {d}>}}> : () -> index')
-    block_id = (
-        [
-            "%heap_yz = arith.muli %heap_gy, %heap_bz : index",
-            "%heap_yz1 = arith.addi %heap_by, %heap_yz : index",
-            "%heap_yzx = arith.muli %heap_gx, %heap_yz1 : index",
-            "%heap_bid = arith.addi %heap_bx, %heap_yzx : index",
-        ]
-        if slice_per_block
-        else ["%heap_bid = arith.constant 0 : index"]
-    )
-    return [
-        *dims,
-        "%heap_gxy = arith.muli %heap_gx, %heap_gy : index",
-        "%heap_blocks = arith.muli %heap_gxy, %heap_gz : index",
-        f"%heap_per_block = arith.constant {per_block_bytes} : index",
-        "%heap_total = arith.muli %heap_per_block, %heap_blocks : index",
-        '%global_alloc = "gpu_alloc.alloc"(%heap_total) <{name = "global_alloc", '
-        "alignment = 16 : i64}> : (index) -> memref<?xi8, 1 : i32>",
-        *block_id,
-        "%heap_slice = arith.muli %heap_bid, %heap_per_block : index",
+    backing = [
+        '%global_alloc = "gpu_alloc.alloc"() <{name = "global_alloc", backing, '
+        f"alignment = 16 : i64}}> : () -> {backing_type}",
     ]
+    return _place_allocs(text, set(offsets), backing, placed)
 
 
 def lower_shared_backing(
