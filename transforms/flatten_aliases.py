@@ -9,7 +9,9 @@ Guarantees:
   alignment): the largest power of two dividing the byte offset, the backing's
   alignment and the access's own alignment (its `alignment` attribute, else its
   element size) — never the alignment the access had before the shift;
-- it is idempotent, and a module without aliases is left unchanged.
+- it is idempotent, and a module without aliases is left unchanged;
+- every alias is checked before the first is flattened: on a diagnostic the module
+  is unchanged.
 """
 
 from __future__ import annotations
@@ -58,14 +60,19 @@ def _own_alignment(access: Operation, memref_type: MemRefType) -> int:
     return element_bytes(element) or 1
 
 
-def flatten_alias(alias: AliasOp) -> None:
-    pointer_op = alias.pointer.owner
-    if not isinstance(pointer_op, OffsetPointerOp):
+def check_flattenable(alias: AliasOp) -> None:
+    if not isinstance(alias.pointer.owner, OffsetPointerOp):
         raise GpuAllocPassError(
             f"alias '{alias.alias_name.data}' is not fed by a gpu_alloc.offset_pointer; "
             "flatten-aliases cannot find its backing",
             alias,
         )
+
+
+def flatten_alias(alias: AliasOp) -> None:
+    check_flattenable(alias)
+    pointer_op = alias.pointer.owner
+    assert isinstance(pointer_op, OffsetPointerOp)
     memref_type = alias.memref.type
     assert isinstance(memref_type, MemRefType)
     view = memref.ViewOp(
@@ -96,5 +103,8 @@ class FlattenAliasesPass(ModulePass):
     name = "flatten-aliases"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for alias in [o for o in op.walk() if isinstance(o, AliasOp)]:
+        aliases = [o for o in op.walk() if isinstance(o, AliasOp)]
+        for alias in aliases:
+            check_flattenable(alias)  # every diagnostic before the first change
+        for alias in aliases:
             flatten_alias(alias)
