@@ -6,7 +6,7 @@ width (i1 as bool, index as int64); unsigned ops reinterpret the bits as unsigne
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -178,10 +178,6 @@ def _cast(op: Operation, args: list[Value]) -> Value:
     return np.asarray(args[0]).astype(_result_dtype(op))
 
 
-def _index_castui(op: Operation, args: list[Value]) -> Value:
-    return unsigned(args[0]).astype(_result_dtype(op))
-
-
 def _bitcast(op: Operation, args: list[Value]) -> Value:
     return np.asarray(args[0]).view(_result_dtype(op))
 
@@ -266,7 +262,6 @@ ARITH_OPS: dict[str, Callable[[Operation, list[Value]], Value]] = {
     "arith.subf": _binary(np.subtract),
     "arith.mulf": _binary(np.multiply),
     "arith.divf": _binary(np.divide),
-    "arith.remf": _binary(np.fmod),
     "arith.negf": _negf,
     "arith.maxnumf": _binary(np.fmax),
     "arith.minnumf": _binary(np.fmin),
@@ -276,7 +271,6 @@ ARITH_OPS: dict[str, Callable[[Operation, list[Value]], Value]] = {
     "arith.cmpf": _cmpf,
     "arith.select": _select,
     "arith.index_cast": _cast,
-    "arith.index_castui": _index_castui,
     "arith.extsi": _extsi,
     "arith.extui": _extui,
     "arith.trunci": _trunci,
@@ -288,7 +282,3 @@ ARITH_OPS: dict[str, Callable[[Operation, list[Value]], Value]] = {
     "arith.truncf": _cast,
     "arith.bitcast": _bitcast,
 }
-
-
-def evaluate(op: Operation, args: Sequence[Value]) -> Value:
-    return ARITH_OPS[op.name](op, list(args))

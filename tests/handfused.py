@@ -1,5 +1,5 @@
 """Hand-written fusions of a kernel's allocations, right and wrong, in the form
-fuse-gpu-allocs / flatten-aliases emit (FUSED_FORM.md), made by rewriting the
+fuse-gpu-allocs / flatten-aliases emit (docs/design.md), made by rewriting the
 `gpu_alloc.alloc` lines of a kernel's text. The offsets are chosen by hand in each
 test; these helpers only spell them as IR.
 """

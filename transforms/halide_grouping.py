@@ -24,8 +24,6 @@ class _Slot:
     members: list[int] = field(default_factory=list[int])
     size: int = 0
     alignment: int = 1
-    free_after: int = 0
-    """The slot's last member is live up to (excluding) this time."""
 
 
 def halide_grouping(items: Sequence[PackItem]) -> tuple[int, ...]:
@@ -51,7 +49,6 @@ def halide_grouping(items: Sequence[PackItem]) -> tuple[int, ...]:
         chosen.members.append(k)
         chosen.size = max(chosen.size, item.size)
         chosen.alignment = max(chosen.alignment, item.alignment)
-        chosen.free_after = item.end
         heapq.heappush(busy, (item.end, index))
     offsets = [0] * len(items)
     cursor = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gpu_alloc.transforms.iv_conditions import constant_int
 from xdsl.dialects import arith, gpu
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 LaneKey = tuple[str, ...]
 """Identifies which lane value an index uses; equal keys mean equal lanes at run time."""
@@ -62,15 +62,3 @@ def lane_residue(index: SSAValue, warp_size: int, _depth: int = 0) -> LaneKey | 
         if key is not None and is_warp_multiple(owner.rhs, warp_size):
             return key
     return None
-
-
-def depends_on_lane(index: SSAValue, warp_size: int, _depth: int = 0) -> bool:
-    """Whether `index` is computed from a lane or thread id (through arith ops)."""
-    if _depth > 32:
-        return False
-    owner = index.owner
-    if isinstance(owner, gpu.LaneIdOp | gpu.ThreadIdOp):
-        return True
-    if isinstance(owner, Operation) and owner.name.startswith("arith."):
-        return any(depends_on_lane(v, warp_size, _depth + 1) for v in owner.operands)
-    return False

@@ -17,6 +17,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
+
 def is_read(storage: SSAValue) -> bool:
     """Whether the contents of an allocation or alias may be observed.
 

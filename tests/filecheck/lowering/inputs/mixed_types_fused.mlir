@@ -1,4 +1,4 @@
-// examples/mixed_types.mlir in a flattened form (written by hand, see FUSED_FORM.md):
+// examples/mixed_types.mlir in a flattened form (written by hand, see docs/design.md):
 // b at 0, w at 48, a and c both at 128 (a dies before c is written): 165 bytes.
 // Mixed element types in shared memory (Halide pitfall 7.2's shape, plus an f32).
 // Block size 64 threads (x); grid 4 (x). Per block:

@@ -1,5 +1,5 @@
 // The stencil chain of examples/stencil_chain.mlir in the flattened form that
-// fuse-gpu-allocs + flatten-aliases emit (written by hand, see FUSED_FORM.md).
+// fuse-gpu-allocs + flatten-aliases emit (written by hand, see docs/design.md).
 // Halide's f1 -> f2 -> f3 stencil chain (PR #1089's example), one 8x8 output tile
 // per block. Block size 16x16 threads; grid 8x8. Each stage reads the previous
 // Func at (y, x) and (y+1, x+1), so the tiles shrink by one each stage:
