@@ -80,7 +80,11 @@ def emit_ptx(
 
 @dataclass(frozen=True)
 class PtxTarget(Target):
-    """`-t 'ptx{chip=sm_90 ptx_version=80 backend=llvmlite}'`: the PTX of every kernel."""
+    """`-t 'ptx{chip=sm_90 ptx_version=80 backend=llvmlite}'`: the PTX of every kernel.
+
+    Hidden step: a module that still holds `gpu_alloc` ops is lowered first by
+    `lower-gpu-allocs` (which flattens aliases first), on a copy: `-t ptx` on fused
+    IR gives the PTX of `-p flatten-aliases,lower-gpu-allocs -t ptx`."""
 
     name = "ptx"
 

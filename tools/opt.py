@@ -8,10 +8,13 @@ with exit code 1, no Python traceback and no partial output. Set
 
 from __future__ import annotations
 
+import argparse
+import inspect
 import sys
 from collections.abc import Sequence
 
 from gpu_alloc.errors import GpuAllocPassError, internal_errors_in_one_line
+from gpu_alloc.universe import ALL_PASSES
 from gpu_alloc.tools.diagnostics import (
     first_unverified_op,
     format_op_error,
@@ -26,9 +29,29 @@ class UserError(Exception):
     """An error already formatted for the user."""
 
 
+HIDDEN_STEPS = """\
+hidden steps: lower-gpu-allocs runs flatten-aliases first when aliases are left, and
+-t ptx runs lower-gpu-allocs first when gpu_alloc ops are left; the full pipeline is
+  -p fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs -t ptx"""
+
+
+def pass_overview() -> str:
+    """`--help`'s epilog: each gpu_alloc pass with the first paragraph of its docstring."""
+    lines = ["gpu_alloc passes:"]
+    for name, factory in ALL_PASSES.items():
+        summary = (inspect.getdoc(factory()) or "").split("\n\n")[0].replace("\n", " ")
+        lines.append(f"  {name}: {summary}")
+    return "\n".join([*lines, "", HIDDEN_STEPS])
+
+
 class GpuAllocOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="gpu_alloc modular optimizer driver", args=args)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.epilog = pass_overview()
 
     def run(self) -> None:
         if self.args.verify_diagnostics or self.args.parsing_diagnostics or self.args.shrink:

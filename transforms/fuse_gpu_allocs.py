@@ -72,6 +72,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 class FuseGpuAllocsPass(ModulePass):
     """Fuse each kernel's shared and heap allocations into one backing per memory
     space with one named alias per Func; on a diagnostic the module is unchanged.
+
     See the module docstring of `gpu_alloc.transforms.fuse_gpu_allocs`."""
 
     name = "fuse-gpu-allocs"
