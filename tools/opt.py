@@ -14,13 +14,13 @@ import sys
 from collections.abc import Sequence
 
 from gpu_alloc.errors import GpuAllocPassError, internal_errors_in_one_line
-from gpu_alloc.universe import ALL_PASSES
 from gpu_alloc.tools.diagnostics import (
     first_unverified_op,
     format_op_error,
     format_span,
     parse_with_locations,
 )
+from gpu_alloc.universe import ALL_PASSES
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
