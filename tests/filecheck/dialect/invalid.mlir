@@ -106,3 +106,13 @@
 
 %b = "test.op"() : () -> !gpu_alloc.ptr<4 : i32>
 // CHECK: !gpu_alloc.ptr memory space must be 1, 3 or 5, got 4
+
+// -----
+
+%b = "gpu_alloc.alloc"() <{name = "b", backing}> : () -> memref<16xi32, 3 : i32>
+// CHECK: gpu_alloc.alloc with 'backing' must be a 1-D memref of i8 in memory space 1 (global) or 3 (shared), got memref<16xi32, 3 : i32>
+
+// -----
+
+%b = "gpu_alloc.alloc"() <{name = "b", backing}> : () -> memref<64xi8, 5 : i32>
+// CHECK: gpu_alloc.alloc with 'backing' must be a 1-D memref of i8 in memory space 1 (global) or 3 (shared), got memref<64xi8, 5 : i32>

@@ -45,3 +45,30 @@ builtin.module {
 // CHECK-GENERIC-NEXT: %d = "gpu_alloc.alias"(%q, %n) <{name = "d"}> : (!gpu_alloc.ptr<3 : i32>, index) -> memref<?xi8, 3 : i32>
 // CHECK-GENERIC-NEXT: "gpu_alloc.dealloc"(%f1) : (memref<11x11xi32, 3 : i32>) -> ()
 // CHECK-GENERIC-NEXT: "gpu_alloc.dealloc"(%f) : (memref<?x16xf32, 3 : i32>) -> ()
+
+// -----
+
+// The `backing` unit property, in both spaces a backing may live in; a backing
+// without it (IR written before the property existed) still reads and prints as is.
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (index) -> (), kernel}> ({
+    ^bb0(%n: index):
+      %s = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<64xi8, 3 : i32>
+      %g = gpu_alloc.alloc "global_alloc"(%n) backing : memref<?xi8, 1 : i32>
+      %legacy = gpu_alloc.alloc "old_backing" align 16 : memref<64xi8, 3 : i32>
+      %c0 = arith.constant 0 : index
+      %p = gpu_alloc.offset_pointer %g[%c0] : memref<?xi8, 1 : i32> -> !gpu_alloc.ptr<1 : i32>
+      %q = gpu_alloc.offset_pointer %legacy[%c0] : memref<64xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+
+// CHECK:      %s = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<64xi8, 3 : i32>
+// CHECK-NEXT: %g = gpu_alloc.alloc "global_alloc"(%n) backing : memref<?xi8, 1 : i32>
+// CHECK-NEXT: %legacy = gpu_alloc.alloc "old_backing" align 16 : memref<64xi8, 3 : i32>
+
+// CHECK-GENERIC:      %s = "gpu_alloc.alloc"() <{name = "shared_alloc", backing, alignment = 16 : i64}> : () -> memref<64xi8, 3 : i32>
+// CHECK-GENERIC-NEXT: %g = "gpu_alloc.alloc"(%n) <{name = "global_alloc", backing}> : (index) -> memref<?xi8, 1 : i32>
+// CHECK-GENERIC-NEXT: %legacy = "gpu_alloc.alloc"() <{name = "old_backing", alignment = 16 : i64}> : () -> memref<64xi8, 3 : i32>
