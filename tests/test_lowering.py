@@ -271,3 +271,51 @@ def test_leftover_aliases_are_flattened_first():
     module = lowered(parse(text))
     assert {op.dialect_name() for op in module.walk()} <= ALLOWED_DIALECTS
     assert len(ops_of(module, memref.ViewOp)) == 3
+
+
+DYNAMIC_HEAP = """
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (index) -> (), kernel}> ({
+    ^bb0(%n: index):
+      %g = gpu_alloc.alloc "global_alloc"(%n) backing align 16 : memref<?xi8, 1 : i32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+  func.func @host(%size: index) {
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    "gpu.launch_func"(%c3, %c1, %c1, %c1, %c1, %c1, %size) <{kernel = @m::@k, operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0>}> : (index, index, index, index, index, index, index) -> ()
+    func.return
+  }
+}
+"""
+
+
+def test_dynamic_heap_backing_gets_a_per_block_stride_computed_at_each_launch():
+    """A dynamically sized heap backing: each block's slice starts at
+    linear_block_id * round_up(n, 16), and the launch allocates that times the grid;
+    there is no static heap contract to record."""
+    module = lowered(parse(DYNAMIC_HEAP))
+    func = kernel(module, "k")
+    assert HEAP_BYTES_PER_BLOCK not in func.attributes
+    (view,) = ops_of(module, memref.ViewOp)
+    assert isinstance(view, memref.ViewOp)
+    assert view.sizes[0] is func.body.blocks[0].args[0]  # the view keeps the size n
+    base = view.byte_shift.owner
+    assert isinstance(base, arith.MuliOp)
+    stride = base.rhs.owner  # round_up(n, 16) = (n + 15) / 16 * 16
+    assert isinstance(stride, arith.MuliOp) and constant_value(stride.rhs) == 16
+    quotient = stride.lhs.owner
+    assert isinstance(quotient, arith.DivUIOp) and constant_value(quotient.rhs) == 16
+    bumped = quotient.lhs.owner
+    assert isinstance(bumped, arith.AddiOp) and constant_value(bumped.rhs) == 15
+    assert bumped.lhs is func.body.blocks[0].args[0]
+    (alloc,) = ops_of(module, gpu.AllocOp)
+    assert isinstance(alloc, gpu.AllocOp)
+    (launch,) = ops_of(module, gpu.LaunchFuncOp)
+    assert isinstance(launch, gpu.LaunchFuncOp)
+    total = alloc.dynamicSizes[0].owner  # ((stride * gx) * gy) * gz at the launch
+    assert isinstance(total, arith.MuliOp) and total.rhs is launch.gridSizeZ
+    host_bumped = [op for op in ops_of(module, arith.AddiOp) if op.parent_op() is not func]
+    assert [op.lhs for op in host_bumped] == [launch.kernelOperands[0]]  # type: ignore

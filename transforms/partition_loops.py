@@ -289,7 +289,7 @@ class PartitionLoopsPass(ModulePass):
     Guarantees:
     - Each part is a full clone of the original body: an allocation in the body is
       cloned with its dealloc, and the values its operands use (dynamic sizes, an
-      `offset_pointer`'s offset, a heap slice's block offset) stay defined before it.
+      `offset_pointer`'s offset) stay defined before it.
       Nothing is moved into or out of the body; new ops are only inserted before the
       loop and use values defined there.
     - A loop that yields an allocation, or a loop with a `gpu.barrier` whose bounds
