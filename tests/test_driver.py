@@ -137,3 +137,16 @@ def test_later_chunk_error_prints_nothing(tmp_path: Path):
     assert result.returncode == 1
     assert result.stdout == ""
     assert ":18:28: error: Operation gpu_alloc.nope is not registered" in result.stderr
+
+
+def test_help_lists_the_passes_and_the_hidden_steps():
+    result = subprocess.run(
+        [sys.executable, "-m", "gpu_alloc.tools.opt", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for name in ("fuse-gpu-allocs", "flatten-aliases", "lower-gpu-allocs", "remove-dead-allocs"):
+        assert f"\n  {name}: " in result.stdout
+    assert "lower-gpu-allocs runs flatten-aliases first" in result.stdout
+    assert "-t ptx runs lower-gpu-allocs first" in result.stdout

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gpu_alloc.sim.errors import BarrierDivergenceError, MemoryAccessError
+from gpu_alloc.sim.errors import BarrierDivergenceError, MemoryAccessError, SimulationError
 from gpu_alloc.sim.launch import simulate
 from gpu_alloc.sim.loading import parse_module
 
@@ -283,3 +283,12 @@ def test_lowered_heap_argument_without_its_size_grows_to_its_views():
         assert len(result.races) == races
     # memref.dim sees the size when the attribute gives it, not when the buffer grows.
     assert run(lowered_heap_kernel("%bx"), grid=3).arguments[0].array[0] == 768
+
+
+def test_malformed_heap_contract_is_a_one_line_error():
+    """The simulator reads the heap contract through the dialect, which verifies it."""
+    arguments = (("out", "memref<64xi32>"), ("heap", "memref<?xi8, 1 : i32>"))
+    attribute = ', "gpu_alloc.heap_bytes_per_block" = -4 : i64'
+    text = kernel(LOWERED_HEAP.replace("{block}", "%bx"), arguments, attribute)
+    with pytest.raises(SimulationError, match="heap_bytes_per_block must be a positive i64"):
+        run(text, grid=3)
