@@ -50,14 +50,19 @@ from gpu_alloc.dialect import (
 )
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
+from gpu_alloc.lowering.heap_slices import (
+    HeapArgument,
+    alignment_of,
+    byte_size_value,
+    heap_total,
+    lower_heap,
+)
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
-from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.block_sizes import size_slice
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    FunctionType,
     IndexType,
     MemRefType,
     ModuleOp,
@@ -66,39 +71,17 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 MIN_SHARED_ALIGNMENT = 16
 """Shared globals are aligned to at least this (the widest vector access, `ld.shared.v4`)."""
 
-HEAP_SLICE_ALIGNMENT = 16
-"""Per-block heap slices and the allocations inside them start at multiples of this."""
-
 CONTAINER_MODULE = "gpu.container_module"
 """MLIR requires this on the module that holds `gpu.launch_func`s and their kernels."""
 
 HOST_BUFFER_TYPE = MemRefType(i8, [DYNAMIC_INDEX])
-
-
-def _round_up(value: int, alignment: int) -> int:
-    return (value + alignment - 1) // alignment * alignment
-
-
-def _alignment_of(alloc: AllocOp) -> int:
-    return 1 if alloc.alignment is None else alloc.alignment.value.data
-
-
-def _round_up_value(ops: list[Operation], value: SSAValue, alignment: int) -> SSAValue:
-    """Appends to `ops` the computation of `value` rounded up to `alignment`."""
-    bump = arith.ConstantOp.from_int_and_width(alignment - 1, IndexType())
-    step = arith.ConstantOp.from_int_and_width(alignment, IndexType())
-    bumped = arith.AddiOp(value, bump)
-    quotient = arith.DivUIOp(bumped, step)
-    rounded = arith.MuliOp(quotient, step)
-    ops += [bump, step, bumped, quotient, rounded]
-    return rounded.result
 
 
 def _kernel_launches(module: ModuleOp) -> dict[tuple[str, str], list[gpu.LaunchFuncOp]]:
@@ -109,28 +92,6 @@ def _kernel_launches(module: ModuleOp) -> dict[tuple[str, str], list[gpu.LaunchF
             if len(nested) == 1:
                 launches[(op.kernel.root_reference.data, nested[0].data)].append(op)
     return launches
-
-
-def _byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
-    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
-    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1:
-        return [], alloc.dynamic_sizes[0]
-    static_part = element_bytes(memref_type.element_type)
-    if static_part is None:
-        raise GpuAllocPassError(
-            f"allocation '{alloc.alloc_name.data}' has element type "
-            f"{memref_type.element_type}, whose size in bytes is unknown",
-            alloc,
-        )
-    for dim in memref_type.get_shape():
-        if dim != DYNAMIC_INDEX:
-            static_part *= dim
-    ops: list[Operation] = [arith.ConstantOp.from_int_and_width(static_part, IndexType())]
-    size = ops[0].results[0]
-    for dynamic in alloc.dynamic_sizes:
-        ops.append(arith.MuliOp(size, dynamic))
-        size = ops[-1].results[0]
-    return ops, size
 
 
 def _unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
@@ -146,16 +107,6 @@ def _unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
         suffix += 1
         name = f"{wanted}_{suffix}"
     return name
-
-
-@dataclass
-class _HeapArgument:
-    """The `memref<?xi8, 1>` kernel argument holding every block's heap slice."""
-
-    argument: SSAValue
-    what: str
-    stride: SSAValue | int
-    """Bytes per block: a constant, or a block-uniform kernel value."""
 
 
 @dataclass
@@ -177,7 +128,7 @@ class _KernelLowering:
         self.gpu_module = gpu_module
         self.launches = launches
         self.entry = func.body.blocks[0]
-        self.heap: _HeapArgument | None = None
+        self.heap: HeapArgument | None = None
         self.dynamic_shared: _DynamicShared | None = None
 
     @property
@@ -203,7 +154,7 @@ class _KernelLowering:
                 case _:
                     per_block_heap.append(alloc)
         if per_block_heap:
-            self._lower_heap(per_block_heap)
+            self.heap = lower_heap(self.func, per_block_heap)
         for launch in self.launches:
             self._rewrite_launch(launch)
         self._record_heap_bytes()
@@ -221,7 +172,7 @@ class _KernelLowering:
             StringAttr(symbol),
             memref_type,
             UnitAttr(),
-            alignment=max(MIN_SHARED_ALIGNMENT, _alignment_of(alloc)),
+            alignment=max(MIN_SHARED_ALIGNMENT, alignment_of(alloc)),
         )
         Rewriter.insert_op(global_op, InsertPoint.before(self.func))
         Rewriter.replace_op(alloc, memref.GetGlobalOp(symbol, memref_type))
@@ -237,7 +188,7 @@ class _KernelLowering:
                 "that one backing holds all dynamic shared memory",
                 alloc,
             )
-        size_ops, byte_size = _byte_size_value(alloc, memref_type)
+        size_ops, byte_size = byte_size_value(alloc, memref_type)
         self.dynamic_shared = _DynamicShared(byte_size, f"'{alloc.alloc_name.data}'")
         base = DynamicSharedMemoryOp()
         cast = memref.MemorySpaceCastOp(
@@ -269,94 +220,6 @@ class _KernelLowering:
 
     # -- heap -----------------------------------------------------------------------
 
-    def _add_heap_argument(self) -> SSAValue:
-        argument = self.entry.insert_arg(HEAP_ARGUMENT_TYPE, len(self.entry.args))
-        self.func.function_type = FunctionType.from_lists(
-            [*self.func.function_type.inputs.data, HEAP_ARGUMENT_TYPE],
-            self.func.function_type.outputs.data,
-        )
-        return argument
-
-    def _lower_heap(self, allocs: list[AllocOp]) -> None:
-        """Every heap allocation is a slot of this block's slice of one argument."""
-        names = ", ".join(f"'{a.alloc_name.data}'" for a in allocs)
-        dynamic = [a for a in allocs if a.dynamic_sizes]
-        if dynamic and len(allocs) > 1:
-            raise GpuAllocPassError(
-                f"kernel '{self.kernel_name}' has a dynamically sized heap allocation "
-                f"('{dynamic[0].alloc_name.data}') among others ({names}): run "
-                "fuse-gpu-allocs first, so that one backing holds all heap memory",
-                dynamic[0],
-            )
-        argument = self._add_heap_argument()
-        if dynamic:
-            alloc = dynamic[0]
-            memref_type = alloc.memref.type
-            assert isinstance(memref_type, MemRefType)
-            ops, size = _byte_size_value(alloc, memref_type)
-            alignment = max(HEAP_SLICE_ALIGNMENT, _alignment_of(alloc))
-            stride = _round_up_value(ops, size, alignment)
-            self.heap = _HeapArgument(argument, f"heap {names}", stride)
-            self._replace_by_slices([alloc], [0], argument, stride, ops, InsertPoint.before(alloc))
-            return
-        offsets: list[int] = []
-        end, alignment = 0, HEAP_SLICE_ALIGNMENT
-        for alloc in allocs:
-            memref_type = alloc.memref.type
-            assert isinstance(memref_type, MemRefType)
-            size = static_byte_size(memref_type)
-            assert size is not None
-            slot_alignment = max(HEAP_SLICE_ALIGNMENT, _alignment_of(alloc))
-            alignment = max(alignment, slot_alignment)
-            offsets.append(_round_up(end, slot_alignment))
-            end = offsets[-1] + size
-        stride = _round_up(end, alignment)
-        self.heap = _HeapArgument(argument, f"heap {names}", stride)
-        ops: list[Operation] = [arith.ConstantOp.from_int_and_width(stride, IndexType())]
-        self._replace_by_slices(
-            allocs, offsets, argument, ops[0].results[0], ops, InsertPoint.at_start(self.entry)
-        )
-
-    def _replace_by_slices(
-        self,
-        allocs: Sequence[AllocOp],
-        offsets: Sequence[int],
-        argument: SSAValue,
-        stride: SSAValue,
-        ops: list[Operation],
-        where: InsertPoint,
-    ) -> None:
-        """Replaces each alloc by a view at `linear_block_id * stride + offset`."""
-
-        def emit(op: Operation) -> SSAValue:
-            ops.append(op)
-            return op.results[0]
-
-        def dimension(op_type: type[gpu.BlockIdOp] | type[gpu.GridDimOp], dim: str) -> SSAValue:
-            return emit(op_type(gpu.DimensionAttr(gpu.DimensionEnum(dim))))
-
-        bx, by, bz = (dimension(gpu.BlockIdOp, d) for d in ("x", "y", "z"))
-        gx, gy = (dimension(gpu.GridDimOp, d) for d in ("x", "y"))
-        linear = emit(arith.MuliOp(gy, bz))
-        linear = emit(arith.AddiOp(by, linear))
-        linear = emit(arith.MuliOp(gx, linear))
-        linear = emit(arith.AddiOp(bx, linear))
-        base = emit(arith.MuliOp(linear, stride))
-        base.name_hint = "heap_slice"
-        for alloc, offset in zip(allocs, offsets, strict=True):
-            shift = base
-            if offset:
-                constant = emit(arith.ConstantOp.from_int_and_width(offset, IndexType()))
-                shift = emit(arith.AddiOp(base, constant))
-            view = emit(
-                memref.ViewOp(argument, shift, list(alloc.dynamic_sizes), alloc.memref.type)
-            )
-            view.name_hint = alloc.memref.name_hint
-            alloc.memref.replace_all_uses_with(view)
-        Rewriter.insert_op(ops, where)
-        for alloc in allocs:
-            Rewriter.erase_op(alloc)
-
     def _record_heap_bytes(self) -> None:
         if self.heap is not None and isinstance(self.heap.stride, int):
             set_heap_bytes_per_block(self.func, self.heap.stride)
@@ -376,7 +239,7 @@ class _KernelLowering:
         heap_operands: list[SSAValue] = []
         for heap in [self.heap] if self.heap is not None else []:
             values = LaunchValueBuilder(self.func, launch, heap.what)
-            total = self._heap_total(heap, values, launch)
+            total = heap_total(heap, values, launch)
             # MLIR 22 lowers `gpu.alloc` to the runtime only in its async form and only
             # in the default memory space: allocate there, then cast to the kernel's space.
             ready = gpu.WaitOp()
@@ -418,27 +281,6 @@ class _KernelLowering:
             assert dealloc.asyncToken is not None
             wait = gpu.WaitOp.create(operands=[dealloc.asyncToken])
             Rewriter.insert_op([ready, dealloc, wait], InsertPoint.after(new_launch))
-
-    def _heap_total(
-        self, heap: _HeapArgument, values: LaunchValueBuilder, launch: gpu.LaunchFuncOp
-    ) -> SSAValue:
-        """`stride * gx * gy * gz` bytes, computed in front of `launch`."""
-        if isinstance(heap.stride, int):
-            constant = arith.ConstantOp.from_int_and_width(heap.stride, IndexType())
-            Rewriter.insert_op(constant, InsertPoint.before(launch))
-            total: SSAValue = constant.result
-        else:
-            total = values.value(heap.stride)
-        grid = [
-            values.value(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum(d))).result)
-            for d in ("x", "y", "z")
-        ]
-        ops: list[Operation] = []
-        for blocks in grid:
-            ops.append(arith.MuliOp(total, blocks))
-            total = ops[-1].results[0]
-        Rewriter.insert_op(ops, InsertPoint.before(launch))
-        return total
 
 
 def _cluster_size(launch: gpu.LaunchFuncOp) -> list[SSAValue] | None:

@@ -1,0 +1,188 @@
+"""Heap (space 1) allocations of one kernel as slots of each block's slice.
+
+Every space-1 `gpu_alloc.alloc` is per-block storage (docs/design.md). Lowered, all
+of a kernel's heap allocations, backings included, become views into one
+`memref<?xi8, 1>` kernel argument (the last) in which block `b` (linear id
+`bx + gx * (by + gy * bz)`) owns `[b * stride, (b + 1) * stride)`. Slots start at
+multiples of max(16, their alignment); the stride is the slice rounded up to the
+largest alignment, so every slot keeps its alignment in every block. One
+allocation may have a dynamic size if it is the kernel's only heap allocation (what
+fuse-gpu-allocs makes); its stride is then computed in the kernel and, by the
+caller, again at each launch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gpu_alloc.dialect import HEAP_ARGUMENT_TYPE, AllocOp
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.launch_values import LaunchValueBuilder
+from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, IndexType, MemRefType, i8
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+HEAP_SLICE_ALIGNMENT = 16
+"""Per-block heap slices and the allocations inside them start at multiples of this."""
+
+
+@dataclass
+class HeapArgument:
+    """The `memref<?xi8, 1>` kernel argument holding every block's heap slice."""
+
+    argument: SSAValue
+    what: str
+    stride: SSAValue | int
+    """Bytes per block: a constant, or a block-uniform kernel value."""
+
+
+def round_up(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+def alignment_of(alloc: AllocOp) -> int:
+    return 1 if alloc.alignment is None else alloc.alignment.value.data
+
+
+def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
+    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
+    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1:
+        return [], alloc.dynamic_sizes[0]
+    static_part = element_bytes(memref_type.element_type)
+    if static_part is None:
+        raise GpuAllocPassError(
+            f"allocation '{alloc.alloc_name.data}' has element type "
+            f"{memref_type.element_type}, whose size in bytes is unknown",
+            alloc,
+        )
+    for dim in memref_type.get_shape():
+        if dim != DYNAMIC_INDEX:
+            static_part *= dim
+    ops: list[Operation] = [arith.ConstantOp.from_int_and_width(static_part, IndexType())]
+    size = ops[0].results[0]
+    for dynamic in alloc.dynamic_sizes:
+        ops.append(arith.MuliOp(size, dynamic))
+        size = ops[-1].results[0]
+    return ops, size
+
+
+def _round_up_value(ops: list[Operation], value: SSAValue, alignment: int) -> SSAValue:
+    """Appends to `ops` the computation of `value` rounded up to `alignment`."""
+    bump = arith.ConstantOp.from_int_and_width(alignment - 1, IndexType())
+    step = arith.ConstantOp.from_int_and_width(alignment, IndexType())
+    bumped = arith.AddiOp(value, bump)
+    quotient = arith.DivUIOp(bumped, step)
+    rounded = arith.MuliOp(quotient, step)
+    ops += [bump, step, bumped, quotient, rounded]
+    return rounded.result
+
+
+def _add_heap_argument(func: gpu.FuncOp) -> SSAValue:
+    entry = func.body.blocks[0]
+    argument = entry.insert_arg(HEAP_ARGUMENT_TYPE, len(entry.args))
+    func.function_type = FunctionType.from_lists(
+        [*func.function_type.inputs.data, HEAP_ARGUMENT_TYPE],
+        func.function_type.outputs.data,
+    )
+    return argument
+
+
+def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
+    """Replaces the kernel's heap allocations by views of its heap argument."""
+    names = ", ".join(f"'{a.alloc_name.data}'" for a in allocs)
+    dynamic = [a for a in allocs if a.dynamic_sizes]
+    if dynamic and len(allocs) > 1:
+        raise GpuAllocPassError(
+            f"kernel '{func.sym_name.data}' has a dynamically sized heap allocation "
+            f"('{dynamic[0].alloc_name.data}') among others ({names}): run "
+            "fuse-gpu-allocs first, so that one backing holds all heap memory",
+            dynamic[0],
+        )
+    argument = _add_heap_argument(func)
+    if dynamic:
+        alloc = dynamic[0]
+        memref_type = alloc.memref.type
+        assert isinstance(memref_type, MemRefType)
+        ops, size = byte_size_value(alloc, memref_type)
+        stride = _round_up_value(ops, size, max(HEAP_SLICE_ALIGNMENT, alignment_of(alloc)))
+        _replace_by_slices([alloc], [0], argument, stride, ops, InsertPoint.before(alloc))
+        return HeapArgument(argument, f"heap {names}", stride)
+    offsets: list[int] = []
+    end, alignment = 0, HEAP_SLICE_ALIGNMENT
+    for alloc in allocs:
+        memref_type = alloc.memref.type
+        assert isinstance(memref_type, MemRefType)
+        size = static_byte_size(memref_type)
+        assert size is not None
+        slot_alignment = max(HEAP_SLICE_ALIGNMENT, alignment_of(alloc))
+        alignment = max(alignment, slot_alignment)
+        offsets.append(round_up(end, slot_alignment))
+        end = offsets[-1] + size
+    stride = round_up(end, alignment)
+    ops: list[Operation] = [arith.ConstantOp.from_int_and_width(stride, IndexType())]
+    where = InsertPoint.at_start(func.body.blocks[0])
+    _replace_by_slices(allocs, offsets, argument, ops[0].results[0], ops, where)
+    return HeapArgument(argument, f"heap {names}", stride)
+
+
+def _replace_by_slices(
+    allocs: Sequence[AllocOp],
+    offsets: Sequence[int],
+    argument: SSAValue,
+    stride: SSAValue,
+    ops: list[Operation],
+    where: InsertPoint,
+) -> None:
+    """Replaces each alloc by a view at `linear_block_id * stride + offset`."""
+
+    def emit(op: Operation) -> SSAValue:
+        ops.append(op)
+        return op.results[0]
+
+    def dimension(op_type: type[gpu.BlockIdOp] | type[gpu.GridDimOp], dim: str) -> SSAValue:
+        return emit(op_type(gpu.DimensionAttr(gpu.DimensionEnum(dim))))
+
+    bx, by, bz = (dimension(gpu.BlockIdOp, d) for d in ("x", "y", "z"))
+    gx, gy = (dimension(gpu.GridDimOp, d) for d in ("x", "y"))
+    linear = emit(arith.MuliOp(gy, bz))
+    linear = emit(arith.AddiOp(by, linear))
+    linear = emit(arith.MuliOp(gx, linear))
+    linear = emit(arith.AddiOp(bx, linear))
+    base = emit(arith.MuliOp(linear, stride))
+    base.name_hint = "heap_slice"
+    for alloc, offset in zip(allocs, offsets, strict=True):
+        shift = base
+        if offset:
+            constant = emit(arith.ConstantOp.from_int_and_width(offset, IndexType()))
+            shift = emit(arith.AddiOp(base, constant))
+        view = emit(memref.ViewOp(argument, shift, list(alloc.dynamic_sizes), alloc.memref.type))
+        view.name_hint = alloc.memref.name_hint
+        alloc.memref.replace_all_uses_with(view)
+    Rewriter.insert_op(ops, where)
+    for alloc in allocs:
+        Rewriter.erase_op(alloc)
+
+
+def heap_total(
+    heap: HeapArgument, values: LaunchValueBuilder, launch: gpu.LaunchFuncOp
+) -> SSAValue:
+    """`stride * gx * gy * gz` bytes, computed in front of `launch`."""
+    if isinstance(heap.stride, int):
+        constant = arith.ConstantOp.from_int_and_width(heap.stride, IndexType())
+        Rewriter.insert_op(constant, InsertPoint.before(launch))
+        total: SSAValue = constant.result
+    else:
+        total = values.value(heap.stride)
+    grid = [
+        values.value(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum(d))).result)
+        for d in ("x", "y", "z")
+    ]
+    ops: list[Operation] = []
+    for blocks in grid:
+        ops.append(arith.MuliOp(total, blocks))
+        total = ops[-1].results[0]
+    Rewriter.insert_op(ops, InsertPoint.before(launch))
+    return total
