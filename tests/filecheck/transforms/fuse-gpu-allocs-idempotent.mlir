@@ -6,7 +6,11 @@
 // RUN: diff %t.heap.once.mlir %t.heap.twice.mlir
 // RUN: xdsl-opt %examples/mixed_types.mlir -p fuse-gpu-allocs > %t.mixed.once.mlir
 // RUN: xdsl-opt %t.mixed.once.mlir -p fuse-gpu-allocs | filecheck %s
+// RUN: xdsl-opt %examples/heap_scratch.mlir -p fuse-gpu-allocs,flatten-aliases > %t.flat.mlir
+// RUN: xdsl-opt %t.flat.mlir -p fuse-gpu-allocs > %t.flat.twice.mlir
+// RUN: diff %t.flat.mlir %t.flat.twice.mlir
 // Running fuse-gpu-allocs on its own output changes nothing: backings (allocations
-// that offset_pointers point into) are never fused again.
+// with the `backing` property) are never fused again, even after flatten-aliases
+// has replaced their offset_pointers by views.
 // CHECK-COUNT-1: gpu_alloc.alloc "shared_alloc"
 // CHECK-NOT:     gpu_alloc.alloc
