@@ -6,8 +6,11 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
 * a static shared (space 3) allocation becomes a `memref.global` in space 3, named
   `<kernel>__<alloc>` (made unique in its `gpu.module`), aligned to at least 16 bytes,
   read with `memref.get_global`;
-* a dynamic shared allocation becomes the block's dynamic shared memory, its byte size
-  recomputed from each `gpu.launch_func`'s operands into `dynamic_shared_memory_size`;
+* a dynamic shared allocation, or a static one above 48 KiB (`STATIC_SHARED_LIMIT`,
+  the most a PTX kernel may declare statically), becomes the block's dynamic shared
+  memory, its byte size recomputed from each `gpu.launch_func`'s operands into
+  `dynamic_shared_memory_size`; above 48 KiB the host must also raise the kernel's
+  `cudaFuncAttributeMaxDynamicSharedMemorySize` before launching (`gpu_check.py` does);
 * a heap (space 1) backing (a 1-D `i8` buffer that only `memref.view`s read, one buffer
   per launch) becomes a `memref<?xi8, 1>` kernel argument; any other heap allocation is
   per-block storage: all of them share one more argument in which each block owns the
@@ -33,6 +36,7 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace, OffsetPo
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
+from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
@@ -97,7 +101,7 @@ def _kernel_launches(module: ModuleOp) -> dict[tuple[str, str], list[gpu.LaunchF
 
 def _byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
     """Ops computing the byte size of a dynamically shaped allocation, and the value."""
-    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1:
+    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1 and alloc.dynamic_sizes:
         return [], alloc.dynamic_sizes[0]
     static_part = element_bytes(memref_type.element_type)
     if static_part is None:
@@ -197,7 +201,9 @@ class _KernelLowering:
     def _lower_shared(self, alloc: AllocOp) -> None:
         memref_type = alloc.memref.type
         assert isinstance(memref_type, MemRefType)
-        if alloc.dynamic_sizes:
+        if alloc.dynamic_sizes or (static_byte_size(memref_type) or 0) > STATIC_SHARED_LIMIT:
+            # Above 48 KiB only dynamic shared memory is allowed (with the launch's
+            # cudaFuncAttributeMaxDynamicSharedMemorySize opt-in).
             self._lower_dynamic_shared(alloc, memref_type)
             return
         symbol = _unique_symbol(self.gpu_module, f"{self.kernel_name}__{alloc.alloc_name.data}")

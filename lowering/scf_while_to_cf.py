@@ -37,13 +37,13 @@ class WhileLowering(RewritePattern):
         rewriter.inline_region(op.before_region, BlockInsertPoint.before(end_block))
         rewriter.inline_region(op.after_region, BlockInsertPoint.before(end_block))
         rewriter.insert(cf.BranchOp(header, *op.arguments), InsertPoint.at_end(init_block))
-        rewriter.replace_op(yielded, cf.BranchOp(header, *yielded.operands))
+        rewriter.replace(yielded, cf.BranchOp(header, *yielded.operands))
         results = [end_block.insert_arg(r.type, i) for i, r in enumerate(op.res)]
         exit_values = list(condition.args)
-        rewriter.replace_op(
+        rewriter.replace(
             condition,
             cf.ConditionalBranchOp(condition.condition, body, exit_values, end_block, exit_values),
         )
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 

@@ -59,7 +59,7 @@ PTX_VERSIONS = (
 """PTX ISA versions (times ten) that LLVM 22's NVPTX target emits."""
 
 
-class TargetOptionError(Exception):
+class TargetOptionError(ValueError):
     """An unknown chip or PTX version; the message is one line listing what is known."""
 
 

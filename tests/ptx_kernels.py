@@ -8,8 +8,7 @@ from lowering_support import make_context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-_HEADER = """builtin.module {{
-  "gpu.module"() <{{sym_name = "m"}}> ({{
+_GPU_MODULE = """  "gpu.module"() <{{sym_name = "{name}"}}> ({{
 {globals}    "gpu.func"() <{{function_type = (memref<64x{T}, 1>, memref<64x{T}, 1>, memref<64x{T}, 1>, memref<64x{R}, 1>) -> (), kernel}}> ({{
     ^bb0(%a: memref<64x{T}, 1>, %b: memref<64x{T}, 1>, %c: memref<64x{T}, 1>, %out: memref<64x{R}, 1>):
       %t = "gpu.thread_id"() <{{dimension = #gpu<dim x>}}> : () -> index
@@ -25,7 +24,6 @@ _HEADER = """builtin.module {{
       "gpu.return"() : () -> ()
     }}) {{sym_name = "k"}} : () -> ()
 {functions}  }}) : () -> ()
-}}
 """
 
 _FLOATS = ("f16", "bf16", "f32", "f64")
@@ -264,8 +262,24 @@ def parse_kernel(text: str) -> ModuleOp:
     return module
 
 
+def module_name(element: str) -> str:
+    """The `gpu.module` holding the kernel `k` for `element` (`i8>i32`: `m_i8_to_i32`)."""
+    return "m_" + element.replace(">", "_to_")
+
+
 def kernel_for(row: Row, element: str) -> str:
-    """The MLIR text of a kernel using `row.op` on `element`."""
+    """A module with one kernel `k` using `row.op` on `element`."""
+    return f"builtin.module {{\n{gpu_module_for(row, element)}}}\n"
+
+
+def module_for(row: Row) -> str:
+    """A module with one `gpu.module` (see `module_name`) per element type of `row`."""
+    modules = "".join(gpu_module_for(row, element) for element in row.types)
+    return f"builtin.module {{\n{modules}}}\n"
+
+
+def gpu_module_for(row: Row, element: str) -> str:
+    """The `gpu.module` text of a kernel `k` using `row.op` on `element`."""
     body, source, result = _body(row, element)
     globals_ = ""
     if row.op == "memref.get_global":
@@ -276,4 +290,11 @@ def kernel_for(row: Row, element: str) -> str:
     functions = _FUNCTIONS.replace("{T}", element) if row.op.startswith("func.") else ""
     if row.op.startswith("func.") and element not in _FLOATS:
         functions = functions.replace("arith.addf", "arith.addi")
-    return _HEADER.format(T=source, R=result, body=body, globals=globals_, functions=functions)
+    return _GPU_MODULE.format(
+        name=module_name(element),
+        T=source,
+        R=result,
+        body=body,
+        globals=globals_,
+        functions=functions,
+    )

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from gpu_alloc.dialect import AliasOp, AllocOp, MemorySpace, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport, format_report
@@ -133,13 +134,27 @@ class FuseGpuAllocsPass(ModulePass):
     report: bool = False
     """Print a per-kernel layout table to stderr."""
 
-    max_shared_bytes: int = 49152
-    """Static shared bytes a kernel may use (CUDA's default limit per block)."""
+    chip: str = ""
+    """The `sm_XX` to fuse for; sets the default `max-shared-bytes` (sm_80: 163 KiB,
+    sm_90: 227 KiB; 48 KiB without a chip)."""
+
+    max_shared_bytes: int | None = None
+    """Shared bytes a kernel may use; by default what one block of `chip` may use."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     """Seconds the packer may search per kernel and memory space."""
 
+    def shared_limit(self) -> int:
+        """`max-shared-bytes`, or what one block of `chip` may use."""
+        if self.max_shared_bytes is not None:
+            return self.max_shared_bytes
+        try:
+            return shared_bytes_per_block(self.chip)
+        except TargetOptionError as error:
+            raise GpuAllocPassError(f"fuse-gpu-allocs: option chip: {error}") from None
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.shared_limit()
         if self.alignment <= 0 or self.alignment & (self.alignment - 1):
             raise GpuAllocPassError(
                 f"fuse-gpu-allocs: option alignment must be a positive power of two, "
@@ -482,7 +497,7 @@ class _KernelFuser:
         return builder.mul(linear, per_block), builder.mul(per_block, grid)
 
     def check_shared_limit(self, funcs: Sequence[Func], plan: SpacePlan) -> None:
-        limit = self.options.max_shared_bytes
+        limit = self.options.shared_limit()
         if plan.static_bytes <= limit:
             return
         largest = sorted(
