@@ -161,6 +161,19 @@ def backends_of(name: str) -> tuple[str, ...]:
     return row.backends if row is not None else ()
 
 
+def markdown_table() -> str:
+    """The contract as the README's Markdown table (ops x backends)."""
+    lines = [
+        "| op | element types | llvmlite | mlir | note |",
+        "|---|---|---|---|---|",
+    ]
+    for row in COVERAGE:
+        marks = ["yes" if backend in row.backends else "no" for backend in BACKENDS]
+        types = " ".join(t.replace(">", "→") for t in row.types)
+        lines.append(f"| `{row.op}` | {types} | {marks[0]} | {marks[1]} | {row.note} |")
+    return "\n".join(lines) + "\n"
+
+
 def _kernel_name(op: Operation) -> str:
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, gpu.FuncOp | func.FuncOp):

@@ -10,7 +10,8 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
   the most a PTX kernel may declare statically), becomes the block's dynamic shared
   memory, its byte size recomputed from each `gpu.launch_func`'s operands into
   `dynamic_shared_memory_size`; above 48 KiB the host must also raise the kernel's
-  `cudaFuncAttributeMaxDynamicSharedMemorySize` before launching (`gpu_check.py` does);
+  `cudaFuncAttributeMaxDynamicSharedMemorySize` before launching (`gpu_check.py` does),
+  and the kernel records the size in `gpu_alloc.dynamic_shared_bytes`;
 * a heap (space 1) backing (a 1-D `i8` buffer that only `memref.view`s read, one buffer
   per launch) becomes a `memref<?xi8, 1>` kernel argument; any other heap allocation is
   per-block storage: all of them share one more argument in which each block owns the
@@ -51,6 +52,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i8,
     i32,
+    i64,
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -63,6 +65,11 @@ HEAP_SLICE_ALIGNMENT = 16
 """Per-block heap slices and the allocations inside them start at multiples of this."""
 
 HEAP_BYTES_PER_BLOCK = "gpu_alloc.heap_bytes_per_block"
+
+DYNAMIC_SHARED_BYTES = "gpu_alloc.dynamic_shared_bytes"
+"""On a kernel whose dynamic shared memory has a static size (a backing above 48 KiB):
+that size, for a host outside the module (the launch's `sharedMemBytes`, and the
+`cudaFuncAttributeMaxDynamicSharedMemorySize` opt-in)."""
 
 CONTAINER_MODULE = "gpu.container_module"
 """MLIR requires this on the module that holds `gpu.launch_func`s and their kernels."""
@@ -229,6 +236,9 @@ class _KernelLowering:
             )
         size_ops, byte_size = _byte_size_value(alloc, memref_type)
         self.dynamic_shared = _DynamicShared(byte_size, f"'{alloc.alloc_name.data}'")
+        if not alloc.dynamic_sizes:
+            static_bytes = static_byte_size(memref_type) or 0
+            self.func.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(static_bytes, i64)
         base = DynamicSharedMemoryOp()
         cast = memref.MemorySpaceCastOp(
             base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)

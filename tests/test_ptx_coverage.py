@@ -4,11 +4,23 @@ element type and backend, assembled by `ptxas -arch=sm_90` as a `.entry`."""
 from __future__ import annotations
 
 import pytest
-from gpu_alloc.lowering.coverage import BACKENDS, COVERAGE, Row, backends_of, row_of
+from gpu_alloc.lowering.coverage import (
+    BACKENDS,
+    COVERAGE,
+    Row,
+    backends_of,
+    markdown_table,
+    row_of,
+)
 from gpu_alloc.lowering.ptx import emit_ptx_modules
 from gpu_alloc.lowering.ptxas import assemble
 from gpu_alloc.lowering.to_llvm import OP_LOWERINGS
-from ptx_kernels import module_for, module_name, parse_kernel
+from gpu_alloc.sim.arith import ARITH_OPS
+from gpu_alloc.sim.interpreter import _FUNCTION_EXITS, BlockInterpreter
+from gpu_alloc.sim.state import LaunchState
+from lowering_support import ROOT
+from ptx_kernels import kernel_for, module_for, module_name, parse_kernel
+from xdsl.dialects import gpu
 
 CASES = [
     pytest.param(row, backend, id=f"{row.op}-{backend}")
@@ -49,3 +61,34 @@ def test_op_outside_the_contract_is_for_mlir_only():
     assert row_of("gpu.all_reduce") is None
     assert backends_of("gpu.module") == BACKENDS
     assert backends_of("memref.alloc") == ()
+
+
+SIMULATOR_TERMINATORS = {"cf.br", "cf.cond_br", "cf.switch", "scf.yield", "scf.condition"}
+"""Terminators `BlockInterpreter` follows itself rather than through its handler table."""
+
+
+def simulator_ops() -> set[str]:
+    """Every op name the simulator executes: its arith table, its handlers, its
+    terminators."""
+    row = row_of("arith.addi")
+    assert row is not None
+    module = parse_kernel(kernel_for(row, "i32"))
+    (kernel,) = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]
+    interpreter = BlockInterpreter(LaunchState((1, 1, 1), (1, 1, 1)), kernel)
+    handlers = set(interpreter._handlers)  # pyright: ignore[reportPrivateUsage]
+    return set(ARITH_OPS) | handlers | set(_FUNCTION_EXITS) | SIMULATOR_TERMINATORS
+
+
+def test_every_op_the_simulator_executes_is_in_the_contract():
+    ops = simulator_ops()
+    assert {"arith.addi", "memref.load", "gpu.barrier", "scf.while"} <= ops
+    missing = sorted(op for op in ops if row_of(op) is None)
+    assert not missing, f"simulator ops without a coverage row: {missing}"
+
+
+def test_readme_shows_the_contract():
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("<!-- coverage-table")
+    start = readme.index("\n", start) + 1
+    end = readme.index("<!-- /coverage-table -->")
+    assert readme[start:end] == markdown_table()
