@@ -88,9 +88,7 @@ COVERAGE: tuple[Row, ...] = (
     *[Row(name, "cast", pairs) for name, pairs in _CASTS.items()],
     Row("arith.addui_extended", "extended", WIDE_INTEGERS),
     *_rows("arith.mulsi_extended arith.mului_extended", "extended", WIDE_INTEGERS),
-    *_rows(
-        _MATH_LIBDEVICE, "unary", FLOATS, "libdevice; f16/bf16 computed in f32, as MLIR does"
-    ),
+    *_rows(_MATH_LIBDEVICE, "unary", FLOATS, "libdevice; f16/bf16 computed in f32, as MLIR does"),
     *_rows("math.atan2 math.powf", "binary", FLOATS, "libdevice"),
     Row("math.fpowi", "fpowi", FLOATS, note="libdevice __nv_powif/__nv_powi"),
     *_rows(
@@ -107,7 +105,9 @@ COVERAGE: tuple[Row, ...] = (
     Row("vector.reduction", "special", ("i8", "i16", "i32", "i64", "f16", "f32", "f64")),
     *_rows("memref.load memref.store memref.alloca", "special", ALL[1:]),
     *_rows("memref.view memref.subview memref.cast memref.reinterpret_cast", "special", ALL[1:]),
-    *_rows("memref.dim memref.copy memref.get_global memref.memory_space_cast", "special", ("f32",)),
+    *_rows(
+        "memref.dim memref.copy memref.get_global memref.memory_space_cast", "special", ("f32",)
+    ),
     Row(
         "memref.dealloc",
         "special",
@@ -131,7 +131,9 @@ COVERAGE: tuple[Row, ...] = (
     Row("gpu.dynamic_shared_memory", "special", ("i8",)),
     *_rows("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", "special", ("index",)),
     *_rows("gpu.global_id gpu.lane_id gpu.barrier gpu.return", "special", ("index",)),
-    *_rows("scf.for scf.if scf.while scf.index_switch scf.yield scf.condition", "special", ("i32",)),
+    *_rows(
+        "scf.for scf.if scf.while scf.index_switch scf.yield scf.condition", "special", ("i32",)
+    ),
     *_rows("cf.br cf.cond_br cf.switch", "special", ("i32",)),
     *_rows("func.func func.call func.return", "special", ("f32",)),
     *_rows(

@@ -261,9 +261,7 @@ def _promoted(b: FunctionBuilder, op: Operation, callee: str) -> SSAValue:
     if isinstance(result_type, Float32Type):
         return b.call(f"{callee}f", args, result_type)
     if isinstance(result_type, Float16Type | BFloat16Type):
-        wide = [
-            b.emit(llvm.FPExtOp(a, f32)) if a.type == result_type else a for a in args
-        ]
+        wide = [b.emit(llvm.FPExtOp(a, f32)) if a.type == result_type else a for a in args]
         return b.emit(llvm.FPTruncOp(b.call(f"{callee}f", wide, f32), result_type))
     raise b.unsupported(op, f"no libdevice function for {result_type}")
 
@@ -281,7 +279,11 @@ def _fpowi(b: FunctionBuilder, op: Operation) -> Lowered:
         return [b.call("__nv_powi", [base, exponent], result_type)]
     wide = base if isinstance(result_type, Float32Type) else b.emit(llvm.FPExtOp(base, f32))
     result = b.call("__nv_powif", [wide, exponent], f32)
-    return [result if isinstance(result_type, Float32Type) else b.emit(llvm.FPTruncOp(result, result_type))]
+    return [
+        result
+        if isinstance(result_type, Float32Type)
+        else b.emit(llvm.FPTruncOp(result, result_type))
+    ]
 
 
 MATH_LOWERINGS: dict[str, Lowering] = {

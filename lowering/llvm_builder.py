@@ -112,7 +112,8 @@ class FunctionBuilder:
         return self.emit(llvm.ConstantOp(IntegerAttr(value, type_attr), type_attr))
 
     def float_constant(self, value: float, type_attr: Attribute) -> SSAValue:
-        return self.emit(llvm.ConstantOp(FloatAttr(value, type_attr), type_attr))  # pyright: ignore[reportArgumentType]
+        attribute = FloatAttr(value, type_attr)  # pyright: ignore[reportArgumentType, reportCallIssue]
+        return self.emit(llvm.ConstantOp(attribute, type_attr))
 
     def materialise(self, value: Index) -> SSAValue:
         return self.constant(value) if isinstance(value, int) else value

@@ -65,7 +65,9 @@ def _natural_alignment(memref_type: MemRefType) -> int:
     return static_byte_size(MemRefType(memref_type.element_type, [1])) or 1
 
 
-def static_descriptor(b: FunctionBuilder, pointer: SSAValue, memref_type: MemRefType) -> MemrefDescriptor:
+def static_descriptor(
+    b: FunctionBuilder, pointer: SSAValue, memref_type: MemRefType
+) -> MemrefDescriptor:
     sizes: list[Index] = list(memref_type.get_shape())
     return MemrefDescriptor(pointer, pointer, 0, sizes, row_major_strides(sizes, b.mul))
 
@@ -214,7 +216,9 @@ def _subview(b: FunctionBuilder, op: Operation) -> Lowered:
     if len(result_shape) != len(sizes):  # rank-reducing: drop the unit dimensions
         kept = [i for i, size in enumerate(sizes) if size != 1][: len(result_shape)]
         sizes, strides = [sizes[i] for i in kept], [strides[i] for i in kept]
-    b.memrefs[op.result] = MemrefDescriptor(source.allocated, source.aligned, offset, sizes, strides)
+    b.memrefs[op.result] = MemrefDescriptor(
+        source.allocated, source.aligned, offset, sizes, strides
+    )
     return None
 
 
@@ -224,7 +228,9 @@ def _reinterpret_cast(b: FunctionBuilder, op: Operation) -> Lowered:
     (offset,) = _mixed(b, op.static_offsets.get_values(), op.offsets)
     sizes = _mixed(b, op.static_sizes.get_values(), op.sizes)
     strides = _mixed(b, op.static_strides.get_values(), op.strides)
-    b.memrefs[op.result] = MemrefDescriptor(source.allocated, source.aligned, offset, sizes, strides)
+    b.memrefs[op.result] = MemrefDescriptor(
+        source.allocated, source.aligned, offset, sizes, strides
+    )
     return None
 
 
@@ -261,9 +267,7 @@ def _alloca(b: FunctionBuilder, op: Operation) -> Lowered:
 def _copy(b: FunctionBuilder, op: Operation) -> Lowered:
     assert isinstance(op, memref.CopyOp)
     source_type, target_type = _memref_type(op.source), _memref_type(op.destination)
-    if not (
-        isinstance(source_type.layout, NoneAttr) and isinstance(target_type.layout, NoneAttr)
-    ):
+    if not (isinstance(source_type.layout, NoneAttr) and isinstance(target_type.layout, NoneAttr)):
         raise b.unsupported(op, "a copy of a strided memref")
     source, target = b.descriptor(op.source), b.descriptor(op.destination)
     count: Index = _natural_alignment(source_type)
@@ -271,10 +275,10 @@ def _copy(b: FunctionBuilder, op: Operation) -> Lowered:
         count = b.mul(count, size)
     source_pointer = _first_element(b, source, source_type)
     target_pointer = _first_element(b, target, target_type)
-    name = (
-        f"llvm.memcpy.p{address_space(target_type)}.p{address_space(source_type)}.i64"
+    name = f"llvm.memcpy.p{address_space(target_type)}.p{address_space(source_type)}.i64"
+    b.intrinsic(
+        name, [target_pointer, source_pointer, b.materialise(count), b.constant(0, i1)], None
     )
-    b.intrinsic(name, [target_pointer, source_pointer, b.materialise(count), b.constant(0, i1)], None)
     return None
 
 

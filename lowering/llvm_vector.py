@@ -94,8 +94,10 @@ def _reduction(b: FunctionBuilder, op: Operation) -> Lowered:
     source = b.value(op.vector)
     suffix = mangle(vector_type)
     if isinstance(result_type, AnyFloat) and kind in ("add", "mul"):
-        start = b.value(op.acc) if op.acc is not None else b.float_constant(
-            -0.0 if kind == "add" else 1.0, result_type
+        start = (
+            b.value(op.acc)
+            if op.acc is not None
+            else b.float_constant(-0.0 if kind == "add" else 1.0, result_type)
         )
         result = b.intrinsic(f"llvm.vector.reduce.f{kind}.{suffix}", [start, source], result_type)
         assert result is not None

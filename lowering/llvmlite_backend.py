@@ -137,13 +137,13 @@ def _convert_typed(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, 
         case llvm.LoadOp():
             load = builder.load(values[op.ptr], typ=convert_type(op.dereferenced_value.type))
             if op.alignment is not None:
-                load.align = op.alignment.value.data
+                load.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
             values[op.dereferenced_value] = load
         case llvm.AllocaOp():
             alloca = builder.alloca(convert_type(op.elem_type), size=values[op.size])
             alloca.type = ir.PointerType()  # opaque, like a global's address (gap 3)
             if op.alignment is not None:
-                alloca.align = op.alignment.value.data
+                alloca.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
             values[op.res] = alloca
         case llvm.CallIntrinsicOp():
             args = [values[a] for a in op.args]
@@ -151,7 +151,7 @@ def _convert_typed(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, 
             name = op.intrin.data
             function = builder.module.globals.get(name)
             if function is None:
-                function_type = ir.FunctionType(result, [a.type for a in args])
+                function_type = ir.FunctionType(result, [a.type for a in args])  # pyright: ignore[reportAttributeAccessIssue]
                 function = ir.Function(builder.module, function_type, name=name)
             call = builder.call(function, args)
             if op.ress is not None:
@@ -184,7 +184,7 @@ def _convert(
             )
         case SwitchOp():
             switch = builder.switch(values[op.value], blocks[op.default_destination])
-            flag_type = values[op.value].type
+            flag_type = values[op.value].type  # pyright: ignore[reportAttributeAccessIssue]
             for value, block in zip(op.case_values, op.case_destinations, strict=True):
                 switch.add_case(ir.Constant(flag_type, value.value.data), blocks[block])
         case _:

@@ -25,8 +25,8 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-from gpu_alloc.lowering.targets import TargetOptionError, check_target
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
+from gpu_alloc.lowering.targets import TargetOptionError, check_target
 from gpu_alloc.lowering.toolchain import ToolchainError
 from xdsl.context import Context
 from xdsl.dialects import gpu

@@ -11,7 +11,6 @@ Upstream fix: add this pattern to `xdsl.transforms.convert_scf_to_cf`.
 from __future__ import annotations
 
 from xdsl.dialects import cf, scf
-from xdsl.ir import Block
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -45,5 +44,3 @@ class WhileLowering(RewritePattern):
             cf.ConditionalBranchOp(condition.condition, body, exit_values, end_block, exit_values),
         )
         rewriter.replace(op, [], results)
-
-

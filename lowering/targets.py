@@ -68,9 +68,7 @@ def chip_named(name: str) -> Chip:
     try:
         return CHIPS[name]
     except KeyError:
-        raise TargetOptionError(
-            f"unknown chip '{name}' (choose from {', '.join(CHIPS)})"
-        ) from None
+        raise TargetOptionError(f"unknown chip '{name}' (choose from {', '.join(CHIPS)})") from None
 
 
 def shared_bytes_per_block(chip: str | None) -> int:

@@ -21,7 +21,7 @@ the embedded backend (`llvmlite_backend`) translates. It follows MLIR 22's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.llvm_arith import ARITH_LOWERINGS, MATH_LOWERINGS
@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IntAttr,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     ModuleOp,
     NoneAttr,
@@ -55,7 +56,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
@@ -75,10 +76,15 @@ _SPECIAL_REGISTERS: dict[str, str] = {
 Lowering = Callable[[FunctionBuilder, Operation], Lowered]
 
 
-def _read_register(b: FunctionBuilder, register: str) -> Lowered:
+def _register(b: FunctionBuilder, register: str) -> SSAValue:
+    """The special register `%<register>`, as an `index` (`i64`)."""
     value = b.intrinsic(f"llvm.nvvm.read.ptx.sreg.{register}", [], i32)
     assert value is not None
-    return [b.emit(llvm.ZExtOp(value, i64))]
+    return b.emit(llvm.ZExtOp(value, i64))
+
+
+def _read_register(b: FunctionBuilder, register: str) -> Lowered:
+    return [_register(b, register)]
 
 
 def _special_register(b: FunctionBuilder, op: Operation) -> Lowered:
@@ -89,9 +95,9 @@ def _special_register(b: FunctionBuilder, op: Operation) -> Lowered:
 def _global_id(b: FunctionBuilder, op: Operation) -> Lowered:
     assert isinstance(op, gpu.GlobalIdOp)
     dimension = op.dimension.data.value
-    (block,) = _read_register(b, f"ctaid.{dimension}") or ()
-    (size,) = _read_register(b, f"ntid.{dimension}") or ()
-    (thread,) = _read_register(b, f"tid.{dimension}") or ()
+    block = _register(b, f"ctaid.{dimension}")
+    size = _register(b, f"ntid.{dimension}")
+    thread = _register(b, f"tid.{dimension}")
     return [b.emit(llvm.AddOp(b.emit(llvm.MulOp(block, size)), thread))]
 
 
@@ -132,19 +138,21 @@ def _switch(b: FunctionBuilder, op: Operation) -> Lowered:
     flag = b.value(op.flag)
     here = b.block
 
-    def target(block: Block, arguments: list[Attribute]) -> Block:
+    def target(block: Block, arguments: Sequence[SSAValue]) -> Block:
         if not arguments:
             return b.blocks[block]
         trampoline = b.new_block()
         b.block = trampoline
-        b.emit_void(llvm.BrOp(b.blocks[block], *[b.value(a) for a in arguments]))  # pyright: ignore[reportArgumentType]
+        b.emit_void(llvm.BrOp(b.blocks[block], *[b.value(a) for a in arguments]))
         b.block = here
         return trampoline
 
-    default = target(op.default_block, list(op.default_operands))  # pyright: ignore[reportArgumentType]
+    default = target(op.default_block, op.default_operands)
     values = op.case_values.get_values() if op.case_values is not None else ()
+    flag_type = llvm_type(op.flag.type)
+    assert isinstance(flag_type, IntegerType)
     cases = [
-        (IntegerAttr(value, llvm_type(op.flag.type)), target(block, list(operands)))  # pyright: ignore[reportArgumentType]
+        (IntegerAttr(value, flag_type), target(block, operands))
         for value, block, operands in zip(values, op.case_blocks, op.case_operand, strict=True)
     ]
     b.emit_void(SwitchOp(flag, default, cases))
@@ -167,10 +175,6 @@ def _call(b: FunctionBuilder, op: Operation) -> Lowered:
     call = llvm.CallOp(op.callee.string_value(), *arguments, return_type=result)
     b.block.add_op(call)
     return list(call.results)
-
-
-def _index_castui(b: FunctionBuilder, op: Operation) -> Lowered:
-    return ARITH_LOWERINGS["arith.index_castui"](b, op)
 
 
 OP_LOWERINGS: dict[str, Lowering] = {

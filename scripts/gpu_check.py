@@ -42,8 +42,8 @@ import numpy as np
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
 from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES, HEAP_BYTES_PER_BLOCK
-from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.lowering.ptx import emit_ptx
+from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context
@@ -336,7 +336,13 @@ def check(case: Case, seed: int, device: CudaDevice | None) -> bool:
         )
         return True
     results = device.run(
-        ptx, kernel.sym_name.data, case.grid, case.block, arrays, shapes, dynamic_shared_bytes(kernel)
+        ptx,
+        kernel.sym_name.data,
+        case.grid,
+        case.block,
+        arrays,
+        shapes,
+        dynamic_shared_bytes(kernel),
     )
     ok = True
     for index, (want, got) in enumerate(zip(expected, results[: len(user_inputs)], strict=True)):

@@ -172,7 +172,12 @@ _GPU_ALLOC = """      %s = gpu_alloc.alloc "shared" align 16 : memref<256xi8, 3 
       "gpu.barrier"() : () -> ()
       %r = memref.load %f[%c1] : memref<16x{T}, 3 : i32>
       gpu_alloc.dealloc %s : memref<256xi8, 3 : i32>"""
-for _name in ("gpu_alloc.alloc", "gpu_alloc.alias", "gpu_alloc.offset_pointer", "gpu_alloc.dealloc"):
+for _name in (
+    "gpu_alloc.alloc",
+    "gpu_alloc.alias",
+    "gpu_alloc.offset_pointer",
+    "gpu_alloc.dealloc",
+):
     _SPECIAL[_name] = _GPU_ALLOC
 
 
@@ -220,8 +225,7 @@ def _body(row: Row, element: str) -> tuple[str, str, str]:
                 element,
             )
         return (
-            f"      %lo, %hi = {op} %x, %y : {element}\n"
-            f"      %r = arith.xori %lo, %hi : {element}",
+            f"      %lo, %hi = {op} %x, %y : {element}\n      %r = arith.xori %lo, %hi : {element}",
             element,
             element,
         )

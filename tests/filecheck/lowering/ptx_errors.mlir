@@ -7,10 +7,8 @@
 // RUN: not xdsl-opt %S/inputs/stencil_chain_fused.mlir -t 'ptx{chip=sm_90 ptx_version=70}' 2>&1 | filecheck %s --check-prefix OLD
 // RUN: not xdsl-opt %S/inputs/stencil_chain_fused.mlir -t 'ptx{backend=nope}' 2>&1 | filecheck %s --check-prefix BACKEND
 // RUN: not gpu-alloc-opt %S/inputs/stencil_chain_fused.mlir -t 'ptx{backend=nope}' 2>&1 | filecheck %s --check-prefix BACKEND
-// RUN: not xdsl-opt %S/inputs/device_malloc.mlir -t ptx 2>&1 | filecheck %s --check-prefix MALLOC
-// RUN: not gpu-alloc-opt %S/inputs/device_malloc.mlir -t 'ptx{backend=mlir}' 2>&1 | filecheck %s --check-prefix MALLOC-LOC
-// RUN: not xdsl-opt --allow-unregistered-dialect %S/inputs/remf.mlir -t 'ptx{backend=mlir}' 2>&1 | filecheck %s --check-prefix REMF
-// RUN: xdsl-opt --allow-unregistered-dialect %S/inputs/remf.mlir -t ptx | filecheck %s --check-prefix REMF-OK
+// RUN: not xdsl-opt %s -t ptx 2>&1 | filecheck %s --check-prefix MALLOC
+// RUN: not gpu-alloc-opt %s -t 'ptx{backend=mlir}' 2>&1 | filecheck %s --check-prefix MALLOC-LOC
 
 // CHIP:      error: unknown chip 'sm_1' (choose from sm_50, {{.*}}, sm_80, {{.*}}, sm_90, {{.*}})
 // CHIP-NOT:  Traceback
@@ -23,7 +21,18 @@
 
 // MALLOC:     error: the llvmlite PTX backend cannot lower 'memref.alloc' in kernel 'grab' (no PTX backend lowers it)
 // MALLOC-NOT: Traceback
-// MALLOC-LOC: device_malloc.mlir:7:7: error: the mlir PTX backend cannot lower 'memref.alloc' in kernel 'grab' (no PTX backend lowers it)
+// MALLOC-LOC: ptx_errors.mlir:[[# @LINE + 8]]:7: error: the mlir PTX backend cannot lower 'memref.alloc' in kernel 'grab' (no PTX backend lowers it)
 
-// REMF:      error: the mlir PTX backend cannot lower 'arith.remf' in kernel 'modulo' (use backend=llvmlite)
-// REMF-OK:   .visible .entry modulo(
+// A kernel that calls memref.alloc: device malloc, which no PTX backend lowers.
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<64xf32, 1>) -> (), kernel}> ({
+    ^bb0(%out: memref<64xf32, 1>):
+      %c1 = arith.constant 1 : index
+      %p = memref.alloc() : memref<8xf32, 1>
+      %v = memref.load %p[%c1] : memref<8xf32, 1>
+      memref.store %v, %out[%c1] : memref<64xf32, 1>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "grab"} : () -> ()
+  }) : () -> ()
+}
