@@ -102,6 +102,8 @@ for _name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", 
     _SPECIAL[_name] = _ID_BODY.replace("{OP}", _name)
 _SPECIAL["gpu.lane_id"] = """      %i = "gpu.lane_id"() : () -> index
       %r = arith.addi %i, %x : index"""
+_SPECIAL["gpu.subgroup_size"] = """      %i = "gpu.subgroup_size"() : () -> index
+      %r = arith.addi %i, %x : index"""
 _SPECIAL["gpu.barrier"] = """      memref.store %x, %b[%t] : memref<64x{T}, 1>
       "gpu.barrier"() : () -> ()
       %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
