@@ -165,9 +165,9 @@ class FunctionBuilder:
 
     def unsupported(self, op: Operation | Block, why: str = "") -> GpuAllocPassError:
         name = op.name if isinstance(op, Operation) else "a block argument"
-        detail = f" ({why})" if why else ""
+        detail = f"{why}; " if why else ""
         return GpuAllocPassError(
             f"the llvmlite PTX backend cannot lower '{name}' in kernel "
-            f"'{self.function_name}'{detail}; use {self.backend_hint}",
+            f"'{self.function_name}' ({detail}use {self.backend_hint})",
             op if isinstance(op, Operation) else None,
         )

@@ -221,7 +221,7 @@ def function_signature(function: gpu.FuncOp | func.FuncOp) -> llvm.LLVMFunctionT
     if len(outputs) > 1:
         raise GpuAllocPassError(
             f"the llvmlite PTX backend cannot lower function '{function.sym_name.data}' with "
-            "more than one result; use backend=mlir",
+            "more than one result (use backend=mlir)",
             function,
         )
     return llvm.LLVMFunctionType(argument_types, llvm_type(outputs[0]) if outputs else None)
@@ -306,7 +306,7 @@ class _ModuleLowering:
                 case _:
                     raise GpuAllocPassError(
                         f"the llvmlite PTX backend cannot lower '{op.name}' in gpu.module "
-                        f"'{self.gpu_module.sym_name.data}'; use backend=mlir",
+                        f"'{self.gpu_module.sym_name.data}' (use backend=mlir)",
                         op,
                     )
         for name, signature in sorted(self.callees.items()):
@@ -332,7 +332,7 @@ def _global(op: memref.GlobalOp) -> llvm.GlobalOp:
     if size is None or not isinstance(op.initial_value, UnitAttr):
         raise GpuAllocPassError(
             f"the llvmlite PTX backend lowers only uninitialised static memref.globals, "
-            f"not '{op.sym_name.data}'; use backend=mlir",
+            f"not '{op.sym_name.data}' (use backend=mlir)",
             op,
         )
     return llvm.GlobalOp(
