@@ -21,9 +21,9 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
 from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
-from gpu_alloc.lowering.ptx import emit_ptx
+from gpu_alloc.lowering.ptx import DEFAULT_PTX_VERSION, emit_ptx
 from gpu_alloc.lowering.ptxas import KernelResources, PtxasError, assemble
-from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
+from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT, TargetOptionError, check_target
 from gpu_alloc.lowering.toolchain import ToolchainError, have_mlir_opt
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
@@ -147,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--chip", default="sm_90", help="sm_XX to compile for (default sm_90)")
     parser.add_argument("--no-ptx", action="store_true", help="print only the ptxas table")
     options = parser.parse_args(argv)
+    try:
+        check_target(options.chip, DEFAULT_PTX_VERSION)
+    except TargetOptionError as error:
+        parser.error(str(error))
     for file_name in options.files:
         sys.stdout.write(ptx_report(file_name, options.chip, not options.no_ptx))
     return 0
