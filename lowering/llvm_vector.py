@@ -102,10 +102,10 @@ def _reduction(b: FunctionBuilder, op: Operation) -> Lowered:
         result = b.intrinsic(f"llvm.vector.reduce.f{kind}.{suffix}", [start, source], result_type)
         assert result is not None
         return [result]
-    result = b.intrinsic(f"llvm.vector.reduce.{_REDUCTIONS[kind]}.{suffix}", [source], result_type)
-    assert result is not None
     if op.acc is not None:
         raise b.unsupported(op, f"an accumulator with reduction kind {kind}")
+    result = b.intrinsic(f"llvm.vector.reduce.{_REDUCTIONS[kind]}.{suffix}", [source], result_type)
+    assert result is not None
     return [result]
 
 

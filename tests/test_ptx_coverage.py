@@ -66,6 +66,7 @@ def test_every_embedded_row_has_a_lowering():
 
 
 def test_op_outside_the_contract_is_for_mlir_only():
+    assert row_of("scf.execute_region") is None
     assert row_of("gpu.all_reduce") is None
     assert backends_of("gpu.module") == BACKENDS
     assert backends_of("memref.alloc") == ()
