@@ -49,7 +49,7 @@ def alignment_of(alloc: AllocOp) -> int:
 
 def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
     """Ops computing the byte size of a dynamically shaped allocation, and the value."""
-    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1:
+    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1 and alloc.dynamic_sizes:
         return [], alloc.dynamic_sizes[0]
     static_part = element_bytes(memref_type.element_type)
     if static_part is None:

@@ -1,8 +1,8 @@
 """The embedded PTX backend: xDSL's LLVM backend + llvmlite's NVPTX target, in-process.
 
-xDSL 0.75's `xdsl.backend.llvm` translates most of what `to_llvm` emits, but has three
-gaps for NVPTX that this module closes from the outside, reusing xDSL's public
-`convert_op` / `convert_type` for everything else:
+xDSL 0.75's `xdsl.backend.llvm` translates most of what `to_llvm` emits, but has gaps
+for NVPTX that this module closes from the outside, reusing xDSL's public `convert_op`
+for everything else:
 
 1. `llvm.getelementptr` on a pointer outside address space 0: xDSL bitcasts the pointer
    to an address-space-0 typed pointer first, which LLVM rejects ("invalid cast").
@@ -18,21 +18,44 @@ gaps for NVPTX that this module closes from the outside, reusing xDSL's public
    aligned to 1. Here globals keep both. Upstream fix: copy `op.alignment` to
    `gvar.align` in `_convert_global` (and `ir.Undefined` when `value` is absent and the
    linkage is not external).
+4. `bf16`: neither xDSL's `convert_type` nor llvmlite knows it (a `KeyError` inside
+   xDSL). `BFloatType` is llvmlite's missing `bfloat`, and the ops whose translation
+   converts a type (constants, casts, loads, allocas, intrinsic calls) are translated
+   here with `convert_type` below. Upstream fix: a `bfloat` type in llvmlite and a
+   `BFloat16Type` entry in xDSL's `_TYPE_CONVERTERS`.
+5. Functions are declared before any body is translated, so a call may precede its
+   callee, and a declaration (a libdevice function) has no body.
 
-Plus the casts of `llvm_extras` that xDSL's `llvm` dialect lacks.
+Plus the ops of `llvm_extras` that xDSL's `llvm` dialect lacks. Math ops call
+libdevice, which `compile_to_ptx` links in (internalised, so -O2 drops what is unused).
 """
 
 from __future__ import annotations
 
+import struct
+
 import llvmlite.binding as llvm_binding
 import llvmlite.ir as ir
-from gpu_alloc.lowering.llvm_extras import EXTRA_CASTS
+from gpu_alloc.lowering.llvm_extras import (
+    EXTRA_CASTS,
+    AtomicRMWOp,
+    ExtractElementOp,
+    SwitchOp,
+)
 from gpu_alloc.lowering.to_llvm import KERNEL_ATTRIBUTE
+from gpu_alloc.lowering.toolchain import find_libdevice
 from xdsl.backend.llvm.convert_op import convert_op
-from xdsl.backend.llvm.convert_type import convert_type
+from xdsl.backend.llvm.convert_type import convert_type as xdsl_convert_type
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 
@@ -45,6 +68,46 @@ def _initialise_llvm() -> None:
         llvm_binding.initialize_all_targets()
         llvm_binding.initialize_all_asmprinters()
         _initialised = True
+
+
+class BFloatType(ir.types._BaseFloatType):  # pyright: ignore[reportPrivateUsage]
+    """LLVM's `bfloat`, which llvmlite lacks."""
+
+    null = "0.0"
+    intrinsic_name = "bf16"
+
+    def __str__(self) -> str:
+        return "bfloat"
+
+    def format_constant(self, value: float) -> str:
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # round to nearest even
+        return f"0xR{rounded & 0xFFFF:04X}"
+
+
+BFloatType._create_instance()  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def convert_type(type_attr: Attribute) -> ir.Type:
+    """xDSL's `convert_type`, plus `bf16` (gap 4)."""
+    if isinstance(type_attr, BFloat16Type):
+        return BFloatType()
+    if isinstance(type_attr, VectorType) and isinstance(type_attr.element_type, BFloat16Type):
+        return ir.VectorType(BFloatType(), type_attr.get_shape()[0])
+    return xdsl_convert_type(type_attr)
+
+
+def _constant(op: llvm.ConstantOp) -> ir.Constant:
+    value = op.value
+    result_type = convert_type(op.result.type)
+    if isinstance(value, IntegerAttr | FloatAttr):
+        return ir.Constant(result_type, value.value.data)
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        values = list(value.get_values())
+        if isinstance(result_type, ir.VectorType) and len(values) == 1:
+            values *= result_type.count  # a splat
+        return ir.Constant(result_type, values)
+    raise NotImplementedError(f"constant {value}")
 
 
 def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]) -> None:
@@ -64,19 +127,68 @@ def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, values: dict[SSAValue, i
     )
 
 
+def _convert_typed(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]) -> bool:
+    """The ops whose translation converts a type (gap 4); False for any other op."""
+    match op:
+        case llvm.ConstantOp():
+            values[op.result] = _constant(op)
+        case llvm.UndefOp():
+            values[op.res] = ir.Constant(convert_type(op.res.type), ir.Undefined)
+        case llvm.LoadOp():
+            load = builder.load(values[op.ptr], typ=convert_type(op.dereferenced_value.type))
+            if op.alignment is not None:
+                load.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
+            values[op.dereferenced_value] = load
+        case llvm.AllocaOp():
+            alloca = builder.alloca(convert_type(op.elem_type), size=values[op.size])
+            alloca.type = ir.PointerType()  # opaque, like a global's address (gap 3)
+            if op.alignment is not None:
+                alloca.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
+            values[op.res] = alloca
+        case llvm.CallIntrinsicOp():
+            args = [values[a] for a in op.args]
+            result = convert_type(op.ress.type) if op.ress is not None else ir.VoidType()
+            name = op.intrin.data
+            function = builder.module.globals.get(name)
+            if function is None:
+                function_type = ir.FunctionType(result, [a.type for a in args])  # pyright: ignore[reportAttributeAccessIssue]
+                function = ir.Function(builder.module, function_type, name=name)
+            call = builder.call(function, args)
+            if op.ress is not None:
+                values[op.ress] = call
+        case llvm.GEPOp():
+            _convert_gep(op, builder, values)
+        case _ if isinstance(op, llvm.GenericCastOp) or type(op) in EXTRA_CASTS:
+            method = EXTRA_CASTS.get(type(op)) or op.name.removeprefix("llvm.")  # pyright: ignore[reportArgumentType]
+            emit = getattr(builder, method)
+            values[op.results[0]] = emit(values[op.operands[0]], convert_type(op.results[0].type))
+        case _:
+            return False
+    return True
+
+
 def _convert(
     op: Operation,
     builder: ir.IRBuilder,
     values: dict[SSAValue, ir.Value],
     blocks: dict[Block, ir.Block],
 ) -> None:
-    if isinstance(op, llvm.GEPOp):
-        _convert_gep(op, builder, values)
-    elif type(op) in EXTRA_CASTS:
-        emit = getattr(builder, EXTRA_CASTS[type(op)])  # pyright: ignore[reportArgumentType]
-        values[op.results[0]] = emit(values[op.operands[0]], convert_type(op.results[0].type))
-    else:
-        convert_op(op, builder, values, blocks)
+    if _convert_typed(op, builder, values):
+        return
+    match op:
+        case ExtractElementOp():
+            values[op.res] = builder.extract_element(values[op.vector], values[op.position])
+        case AtomicRMWOp():
+            values[op.res] = builder.atomic_rmw(
+                op.bin_op.data, values[op.ptr], values[op.val], "monotonic"
+            )
+        case SwitchOp():
+            switch = builder.switch(values[op.value], blocks[op.default_destination])
+            flag_type = values[op.value].type  # pyright: ignore[reportAttributeAccessIssue]
+            for value, block in zip(op.case_values, op.case_destinations, strict=True):
+                switch.add_case(ir.Constant(flag_type, value.value.data), blocks[block])
+        case _:
+            convert_op(op, builder, values, blocks)
 
 
 def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
@@ -100,7 +212,7 @@ def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
         variable.initializer = undefined  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def _convert_function(op: llvm.FuncOp, module: ir.Module) -> None:
+def _declare_function(op: llvm.FuncOp, module: ir.Module) -> ir.Function:
     """Gap 2: `nvvm.kernel` becomes the `ptx_kernel` calling convention."""
     function_type = ir.FunctionType(
         convert_type(op.function_type.output),
@@ -109,6 +221,10 @@ def _convert_function(op: llvm.FuncOp, module: ir.Module) -> None:
     function = ir.Function(module, function_type, name=op.sym_name.data)
     if KERNEL_ATTRIBUTE in op.attributes:
         function.calling_convention = "ptx_kernel"
+    return function
+
+
+def _convert_body(op: llvm.FuncOp, function: ir.Function) -> None:
     blocks: dict[Block, ir.Block] = {}
     values: dict[SSAValue, ir.Value] = {}
     body = list(op.body.blocks)
@@ -136,9 +252,12 @@ def translate_to_llvmlite(module: ModuleOp, data_layout: str = "") -> ir.Module:
     for op in module.ops:
         if isinstance(op, llvm.GlobalOp):
             _convert_global(op, result)
-    for op in module.ops:
-        if isinstance(op, llvm.FuncOp):
-            _convert_function(op, result)
+    functions = [
+        (op, _declare_function(op, result)) for op in module.ops if isinstance(op, llvm.FuncOp)
+    ]
+    for op, function in functions:
+        if op.body.blocks:
+            _convert_body(op, function)
     return result
 
 
@@ -148,12 +267,30 @@ def nvptx_target_machine(chip: str, features: str) -> llvm_binding.TargetMachine
     return target.create_target_machine(cpu=chip, features=features, opt=2)
 
 
+def _link_libdevice(parsed: llvm_binding.ModuleRef) -> None:
+    """Link libdevice when a `__nv_*` function is called; its functions become
+    internal, so the -O2 pipeline inlines what is used and drops the rest."""
+    wanted = {f.name for f in parsed.functions if f.is_declaration and f.name.startswith("__nv_")}
+    if not wanted:
+        return
+    ours = {f.name for f in parsed.functions if not f.is_declaration}
+    with open(find_libdevice(), "rb") as stream:
+        libdevice = llvm_binding.parse_bitcode(stream.read())
+    libdevice.triple = parsed.triple
+    libdevice.data_layout = parsed.data_layout
+    parsed.link_in(libdevice)
+    for function in parsed.functions:
+        if not function.is_declaration and function.name not in ours:
+            function.linkage = "internal"
+
+
 def compile_to_ptx(module: ModuleOp, chip: str, features: str) -> str:
     """PTX for an LLVM dialect module, optimised at -O2 like MLIR's pipeline."""
     machine = nvptx_target_machine(chip, features)
     llvm_ir = translate_to_llvmlite(module, str(machine.target_data))
     parsed = llvm_binding.parse_assembly(str(llvm_ir))
     parsed.verify()
+    _link_libdevice(parsed)
     options = llvm_binding.create_pipeline_tuning_options(speed_level=2)
     pass_builder = llvm_binding.create_pass_builder(machine, options)
     pass_builder.getModulePassManager().run(parsed, pass_builder)

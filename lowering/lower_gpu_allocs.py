@@ -6,8 +6,12 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
 * a static shared (space 3) allocation becomes a `memref.global` in space 3, named
   `<kernel>__<alloc>` (made unique in its `gpu.module`), aligned to at least 16 bytes,
   read with `memref.get_global`;
-* a dynamic shared allocation becomes the block's dynamic shared memory, its byte size
-  recomputed from each `gpu.launch_func`'s operands into `dynamic_shared_memory_size`;
+* a dynamic shared allocation, or a static one above 48 KiB (`STATIC_SHARED_LIMIT`,
+  the most a PTX kernel may declare statically), becomes the block's dynamic shared
+  memory, its byte size recomputed from each `gpu.launch_func`'s operands into
+  `dynamic_shared_memory_size`; above 48 KiB the host must also raise the kernel's
+  `cudaFuncAttributeMaxDynamicSharedMemorySize` before launching (`gpu_check.py` does),
+  and the kernel records the size in `gpu_alloc.dynamic_shared_bytes`;
 * heap (space 1) allocations, backings included, are per-block storage: they become
   consecutive slots of one per-block slice (each at a multiple of its alignment, at
   least 16), in one `memref<?xi8, 1>` kernel argument (the last) in which block `b`
@@ -58,18 +62,22 @@ from gpu_alloc.lowering.heap_slices import (
     lower_heap,
 )
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
+from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
+from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.block_sizes import size_slice
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
     UnitAttr,
     i8,
     i32,
+    i64,
 )
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
@@ -77,6 +85,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 MIN_SHARED_ALIGNMENT = 16
 """Shared globals are aligned to at least this (the widest vector access, `ld.shared.v4`)."""
+
+DYNAMIC_SHARED_BYTES = "gpu_alloc.dynamic_shared_bytes"
+"""On a kernel whose dynamic shared memory has a static size (a backing above 48 KiB):
+that size, for a host outside the module (the launch's `sharedMemBytes`, and the
+`cudaFuncAttributeMaxDynamicSharedMemorySize` opt-in)."""
 
 CONTAINER_MODULE = "gpu.container_module"
 """MLIR requires this on the module that holds `gpu.launch_func`s and their kernels."""
@@ -164,7 +177,9 @@ class _KernelLowering:
     def _lower_shared(self, alloc: AllocOp) -> None:
         memref_type = alloc.memref.type
         assert isinstance(memref_type, MemRefType)
-        if alloc.dynamic_sizes:
+        if alloc.dynamic_sizes or (static_byte_size(memref_type) or 0) > STATIC_SHARED_LIMIT:
+            # Above 48 KiB only dynamic shared memory is allowed (with the launch's
+            # cudaFuncAttributeMaxDynamicSharedMemorySize opt-in).
             self._lower_dynamic_shared(alloc, memref_type)
             return
         symbol = _unique_symbol(self.gpu_module, f"{self.kernel_name}__{alloc.alloc_name.data}")
@@ -190,6 +205,9 @@ class _KernelLowering:
             )
         size_ops, byte_size = byte_size_value(alloc, memref_type)
         self.dynamic_shared = _DynamicShared(byte_size, f"'{alloc.alloc_name.data}'")
+        if not alloc.dynamic_sizes:
+            static_bytes = static_byte_size(memref_type) or 0
+            self.func.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(static_bytes, i64)
         base = DynamicSharedMemoryOp()
         cast = memref.MemorySpaceCastOp(
             base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)

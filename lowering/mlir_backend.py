@@ -1,4 +1,10 @@
-"""The reference PTX backend: MLIR 22's `--gpu-lower-to-nvvm-pipeline`, out of process."""
+"""The reference PTX backend: MLIR 22's `--gpu-lower-to-nvvm-pipeline`, out of process.
+
+A module with `math` ops (which MLIR lowers to libdevice calls) gets an NVVM target
+that links libdevice (`--nvvm-attach-target=... l=libdevice.10.bc`) before the
+pipeline; the pipeline then attaches its own target too, so `gpu.binary` holds two
+objects, and the PTX is read from the first, the linked one.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,8 @@ import io
 import re
 import subprocess
 
-from gpu_alloc.lowering.toolchain import ToolchainError, find_mlir_opt
+from gpu_alloc.lowering.toolchain import ToolchainError, find_libdevice, find_mlir_opt
+from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.printer import Printer
 
@@ -28,6 +35,15 @@ def nvvm_pipeline(chip: str, ptx_version: int) -> str:
     )
 
 
+def attach_libdevice(chip: str, ptx_version: int) -> str:
+    """The `mlir-opt` option that gives every `gpu.module` a target linking libdevice."""
+    return f"--nvvm-attach-target=chip={chip} features=+ptx{ptx_version} l={find_libdevice()}"
+
+
+def uses_libdevice(module: ModuleOp) -> bool:
+    return any(op.name.startswith("math.") for op in module.walk())
+
+
 def unescape_mlir_string(text: str) -> str:
     """Undo MLIR's string escaping (`\\0A`, `\\22`, `\\\\`)."""
 
@@ -39,9 +55,15 @@ def unescape_mlir_string(text: str) -> str:
 
 
 def mlir_input(module: ModuleOp) -> str:
-    """`module` as MLIR 22 reads it: a `gpu.container_module` for its launch sites."""
+    """`module` as MLIR 22 reads it: a `gpu.container_module` for its launch sites,
+    kernels marked `gpu.kernel`."""
     container = module.clone()
     container.attributes["gpu.container_module"] = UnitAttr()
+    for op in container.walk():
+        # MLIR 22 reads a kernel from the `gpu.kernel` attribute; the `kernel` property
+        # xDSL prints is dropped, which would make the kernel a plain `.func`.
+        if isinstance(op, gpu.FuncOp) and op.kernel is not None:
+            op.attributes["gpu.kernel"] = UnitAttr()
     text = io.StringIO()
     Printer(stream=text).print_op(container)
     return text.getvalue()
@@ -55,9 +77,12 @@ def ptx_from_mlir_output(output: str) -> dict[str, str]:
 def emit_ptx_with_mlir(module: ModuleOp, chip: str, ptx_version: int) -> dict[str, str]:
     """PTX per `gpu.module` of a lowered module, compiled by `mlir-opt-22`."""
     mlir_opt = find_mlir_opt()
+    options = [nvvm_pipeline(chip, ptx_version)]
+    if uses_libdevice(module):
+        options.insert(0, attach_libdevice(chip, ptx_version))
     try:
         completed = subprocess.run(
-            [mlir_opt, nvvm_pipeline(chip, ptx_version)],
+            [mlir_opt, *options],
             input=mlir_input(module),
             capture_output=True,
             text=True,

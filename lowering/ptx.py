@@ -6,16 +6,27 @@ Two backends produce the PTX of every kernel of a module lowered by
 * `llvmlite` (default, in-process, pip-only): `to_llvm` to xDSL's `llvm` dialect,
   then xDSL's LLVM backend and llvmlite's NVPTX target (`llvmlite_backend`);
 * `mlir` (reference): MLIR 22's `mlir-opt-22 --gpu-lower-to-nvvm-pipeline`.
+
+Before anything is lowered, the chip and PTX version are checked against `targets`
+and every op against the coverage contract (`coverage.check_coverage`), so an error
+points at the user's op. The target prints every error as one line and exits with 1.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import IO
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
+from gpu_alloc.lowering.mlir_backend import MlirBackendError
+from gpu_alloc.lowering.targets import TargetOptionError, check_target
 from gpu_alloc.lowering.toolchain import ToolchainError
 from xdsl.context import Context
 from xdsl.dialects import gpu
@@ -24,7 +35,20 @@ from xdsl.utils.target import Target
 
 DEFAULT_CHIP = "sm_90"
 DEFAULT_PTX_VERSION = 80
-BACKENDS = ("llvmlite", "mlir")
+
+
+_RAISE_PASS_ERRORS: ContextVar[bool] = ContextVar("raise_pass_errors", default=False)
+
+
+@contextmanager
+def pass_errors_raised() -> Iterator[None]:
+    """Within this, the `ptx` target raises `GpuAllocPassError` for the driver to print
+    at the op's source location (`gpu-alloc-opt` does) instead of printing it."""
+    token = _RAISE_PASS_ERRORS.set(True)
+    try:
+        yield
+    finally:
+        _RAISE_PASS_ERRORS.reset(token)
 
 
 def _lowered(module: ModuleOp) -> ModuleOp:
@@ -43,14 +67,21 @@ def emit_ptx_modules(
     ptx_version: int = DEFAULT_PTX_VERSION,
     backend: str = "llvmlite",
 ) -> dict[str, str]:
-    """The PTX of each `gpu.module` in `module`, by `gpu.module` name."""
+    """The PTX of each `gpu.module` in `module`, by `gpu.module` name.
+
+    Raises `TargetOptionError` for an unknown backend, chip or PTX version,
+    `GpuAllocPassError` (at the op) for an op the backend does not lower."""
+    if backend not in BACKENDS:
+        raise TargetOptionError(
+            f"unknown PTX backend '{backend}' (choose from {', '.join(BACKENDS)})"
+        )
+    check_target(chip, ptx_version)
+    check_coverage(module, backend)
     lowered = _lowered(module)
     if backend == "mlir":
         from gpu_alloc.lowering.mlir_backend import emit_ptx_with_mlir
 
         return emit_ptx_with_mlir(lowered, chip, ptx_version)
-    if backend != "llvmlite":
-        raise ValueError(f"unknown PTX backend '{backend}' (choose from {', '.join(BACKENDS)})")
     from gpu_alloc.lowering.llvmlite_backend import compile_to_ptx
     from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
 
@@ -96,8 +127,18 @@ class PtxTarget(Target):
     """`llvmlite` (in-process, the default) or `mlir` (MLIR 22's `mlir-opt-22`)."""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        """Writes the PTX, or (under stock `xdsl-opt`) one error line and exit 1.
+
+        `gpu-alloc-opt` catches `GpuAllocPassError` itself, to print it at the op's
+        line and column, so that one is only re-raised when this driver runs."""
         try:
-            output.write(emit_ptx(module, self.chip, self.ptx_version, self.backend))
-        except ToolchainError as error:
+            ptx = emit_ptx(module, self.chip, self.ptx_version, self.backend)
+        except GpuAllocPassError as error:
+            if _RAISE_PASS_ERRORS.get():
+                raise
+            print(f"error: {error.message}", file=sys.stderr)
+            raise SystemExit(1) from None
+        except (ToolchainError, TargetOptionError, MlirBackendError) as error:
             print(f"error: {error}", file=sys.stderr)
             raise SystemExit(1) from None
+        output.write(ptx)

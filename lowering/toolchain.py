@@ -1,4 +1,4 @@
-"""Finding the external tools: MLIR 22's `mlir-opt` and CUDA's `ptxas`."""
+"""Finding the external tools: MLIR 22's `mlir-opt`, CUDA's `ptxas` and libdevice."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ from pathlib import Path
 MLIR_OPT_ENV = "XDSL_MLIR_OPT"
 MLIR_OPT_NAMES = ("mlir-opt-22", "mlir-opt")
 PTXAS_ENV = "GPU_ALLOC_PTXAS"
+LIBDEVICE_ENV = "GPU_ALLOC_LIBDEVICE"
+LIBDEVICE_RELATIVE = "nvvm/libdevice/libdevice.10.bc"
+CUDA_HOME_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")
+DEFAULT_CUDA_HOME = "/usr/local/cuda"
 
 
 class ToolchainError(Exception):
@@ -41,17 +45,21 @@ def find_mlir_opt() -> str:
     )
 
 
-def _wheel_ptxas() -> Path | None:
-    """`ptxas` from the `nvidia-cuda-nvcc` wheel (the `[ptx]` extra)."""
+def _wheel_file(relatives: tuple[str, ...], executable: bool) -> Path | None:
+    """A file of the `nvidia-cuda-nvcc(-cu12)` wheels (the `[ptx]` extra)."""
     spec = importlib.util.find_spec("nvidia")
     if spec is None or spec.submodule_search_locations is None:
         return None
     for location in spec.submodule_search_locations:
-        for relative in ("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas"):
+        for relative in relatives:
             candidate = Path(location) / relative
-            if candidate.is_file() and os.access(candidate, os.X_OK):
+            if candidate.is_file() and (not executable or os.access(candidate, os.X_OK)):
                 return candidate
     return None
+
+
+def _wheel_ptxas() -> Path | None:
+    return _wheel_file(("cu13/bin/ptxas", "cuda_nvcc/bin/ptxas"), executable=True)
 
 
 def find_ptxas() -> str:
@@ -67,6 +75,34 @@ def find_ptxas() -> str:
     raise ToolchainError(
         "ptxas not found: pip install 'gpu-alloc[ptx]' (CUDA's nvidia-cuda-nvcc wheel) "
         "or put the CUDA toolkit's bin directory on PATH"
+    )
+
+
+def find_libdevice() -> str:
+    """NVIDIA's `libdevice.10.bc`: `$GPU_ALLOC_LIBDEVICE`, else under `$CUDA_HOME` (or
+    `$CUDA_PATH`, `$CUDA_ROOT`), else beside the `ptxas` on PATH (a CUDA toolkit's
+    `bin/../nvvm/libdevice`), else under `/usr/local/cuda`, else from the `nvidia-cuda-nvcc-cu12` wheel."""
+    configured = os.environ.get(LIBDEVICE_ENV)
+    if configured:
+        if not Path(configured).is_file():
+            raise ToolchainError(f"{LIBDEVICE_ENV}={configured} is not a file")
+        return configured
+    homes = [os.environ[v] for v in CUDA_HOME_VARIABLES if os.environ.get(v)]
+    ptxas = shutil.which("ptxas")
+    if ptxas is not None:
+        homes.append(str(Path(ptxas).resolve().parent.parent))
+    homes.append(DEFAULT_CUDA_HOME)
+    for home in homes:
+        candidate = Path(home) / LIBDEVICE_RELATIVE
+        if candidate.is_file():
+            return str(candidate)
+    wheel = _wheel_file((f"cuda_nvcc/{LIBDEVICE_RELATIVE}",), executable=False)
+    if wheel is not None:
+        return str(wheel)
+    raise ToolchainError(
+        "libdevice.10.bc (NVIDIA's math library, needed by math ops) not found: "
+        "pip install 'gpu-alloc[ptx]' (nvidia-cuda-nvcc-cu12), set CUDA_HOME to a CUDA "
+        f"toolkit, or set {LIBDEVICE_ENV}"
     )
 
 

@@ -12,7 +12,10 @@ lower-gpu-allocs; unfused: lower-gpu-allocs alone) and backend, the script
    emits the PTX, loads it with the CUDA driver (`cuda-bindings`, `pip install
    cuda-python`), launches it on the same grid with MLIR's kernel ABI (each memref an
    expanded descriptor: allocated pointer, aligned pointer, offset, sizes, strides; the
-   heap buffer, zero-filled, `gpu_alloc.heap_bytes_per_block` x blocks bytes), and
+   heap buffer, zero-filled, `gpu_alloc.heap_bytes_per_block` x blocks bytes; a
+   kernel's `gpu_alloc.dynamic_shared_bytes` as the launch's dynamic shared memory,
+   with the `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` opt-in
+   (`cudaFuncAttributeMaxDynamicSharedMemorySize`) above 48 KiB), and
 3. compares every memref argument after the launch with the simulator's (integers
    exactly; floats to 1e-5 relative).
 
@@ -39,7 +42,9 @@ import numpy as np
 from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
+from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.lowering.ptx import emit_ptx
+from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context
@@ -199,10 +204,20 @@ class CudaDevice:
         block: tuple[int, int, int],
         arrays: list[np.ndarray],
         shapes: list[tuple[int, ...]],
+        dynamic_shared: int = 0,
     ) -> list[np.ndarray]:
-        """Launches `kernel` with one expanded memref descriptor per array; returns them after."""
+        """Launches `kernel` with one expanded memref descriptor per array and
+        `dynamic_shared` bytes of dynamic shared memory; returns the arrays after."""
         module = self.call("cuModuleLoadData", ptx.encode() + b"\0")
         function = self.call("cuModuleGetFunction", module, kernel.encode())
+        if dynamic_shared > STATIC_SHARED_LIMIT:
+            attribute = self.driver.CUfunction_attribute
+            self.call(
+                "cuFuncSetAttribute",
+                function,
+                attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                dynamic_shared,
+            )
         pointers = []
         for array in arrays:
             pointer = self.call("cuMemAlloc", max(array.nbytes, 1))
@@ -213,7 +228,9 @@ class CudaDevice:
             for is_pointer, value in _descriptor_fields([int(p) for p in pointers], shapes)
         ]
         parameters = np.array([cell.ctypes.data for cell in storage], dtype=np.uint64)
-        self.call("cuLaunchKernel", function, *grid, *block, 0, 0, parameters.ctypes.data, 0)
+        self.call(
+            "cuLaunchKernel", function, *grid, *block, dynamic_shared, 0, parameters.ctypes.data, 0
+        )
         self.call("cuCtxSynchronize")
         results = []
         for array, pointer in zip(arrays, pointers, strict=True):
@@ -258,6 +275,12 @@ def _device_arguments(
     return arrays, shapes
 
 
+def dynamic_shared_bytes(kernel: gpu.FuncOp) -> int:
+    """The launch's dynamic shared memory: the kernel's `gpu_alloc.dynamic_shared_bytes`."""
+    size = kernel.attributes.get(DYNAMIC_SHARED_BYTES)
+    return size.value.data if isinstance(size, IntegerAttr) else 0
+
+
 def _equal(expected: np.ndarray, actual: np.ndarray) -> tuple[bool, str]:
     if expected.dtype.kind == "f":
         equal = bool(np.allclose(actual, expected, rtol=1e-5, atol=1e-6))
@@ -297,12 +320,23 @@ def check(case: Case, seed: int, device: CudaDevice | None) -> bool:
         return False
     if device is None:
         fields = len(_descriptor_fields([0] * len(arrays), shapes))
+        dynamic = dynamic_shared_bytes(kernel)
+        opt_in = " (max dynamic shared size opt-in set)" if dynamic > STATIC_SHARED_LIMIT else ""
         print(
             f"{label}: dry run: {len(ptx.splitlines())} PTX lines, {fields} parameters, "
-            f"{len(expected)} simulated arguments, {same_inputs} unchanged inputs match"
+            f"{len(expected)} simulated arguments, {same_inputs} unchanged inputs match, "
+            f"{dynamic} bytes dynamic shared{opt_in}"
         )
         return True
-    results = device.run(ptx, kernel.sym_name.data, case.grid, case.block, arrays, shapes)
+    results = device.run(
+        ptx,
+        kernel.sym_name.data,
+        case.grid,
+        case.block,
+        arrays,
+        shapes,
+        dynamic_shared_bytes(kernel),
+    )
     ok = True
     for index, (want, got) in enumerate(zip(expected, results[: len(user_inputs)], strict=True)):
         equal, detail = _equal(want, got)

@@ -19,14 +19,17 @@ from pathlib import Path
 
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
+from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
-from gpu_alloc.lowering.ptx import emit_ptx
+from gpu_alloc.lowering.ptx import DEFAULT_PTX_VERSION, emit_ptx
 from gpu_alloc.lowering.ptxas import KernelResources, PtxasError, assemble
+from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT, TargetOptionError, check_target
 from gpu_alloc.lowering.toolchain import ToolchainError, have_mlir_opt
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import gpu
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
@@ -52,13 +55,31 @@ def _context() -> Context:
     return ctx
 
 
-def _lower(source: str, passes: tuple[type[ModulePass], ...]) -> ModuleOp:
+def _lower(source: str, passes: tuple[type[ModulePass], ...], chip: str) -> ModuleOp:
     ctx = _context()
     module = Parser(ctx, source).parse_module()
     for pass_type in passes:
-        pass_type().apply(ctx, module)
+        pass_ = FuseGpuAllocsPass(chip=chip) if pass_type is FuseGpuAllocsPass else pass_type()
+        pass_.apply(ctx, module)
     module.verify()
     return module
+
+
+def opt_in_notes(module: ModuleOp, variant: str) -> list[str]:
+    """A note per kernel whose dynamic shared memory is above 48 KiB: its launch needs
+    the larger-shared-memory opt-in."""
+    notes = []
+    for op in module.walk():
+        size = op.attributes.get(DYNAMIC_SHARED_BYTES)
+        if isinstance(op, gpu.FuncOp) and isinstance(size, IntegerAttr):
+            if size.value.data > STATIC_SHARED_LIMIT:
+                notes.append(
+                    f"{variant}: kernel '{op.sym_name.data}' uses {size.value.data} bytes of "
+                    "dynamic shared memory (above 48 KiB): launch it with that many dynamic "
+                    "shared bytes after setting cudaFuncAttributeMaxDynamicSharedMemorySize "
+                    f"(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) to {size.value.data}"
+                )
+    return notes
 
 
 def ptx_report(path: str | Path, chip: str = "sm_90", include_ptx: bool = True) -> str:
@@ -73,10 +94,11 @@ def ptx_report(path: str | Path, chip: str = "sm_90", include_ptx: bool = True) 
     rows: list[Row] = []
     for variant, passes in VARIANTS.items():
         try:
-            module = _lower(source, passes)
+            module = _lower(source, passes, chip)
         except GpuAllocPassError as error:
             notes.append(f"{variant}: {error.message}")
             continue
+        notes += opt_in_notes(module, variant)
         for backend in backends:
             try:
                 ptx = emit_ptx(module, chip=chip, backend=backend)
@@ -125,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--chip", default="sm_90", help="sm_XX to compile for (default sm_90)")
     parser.add_argument("--no-ptx", action="store_true", help="print only the ptxas table")
     options = parser.parse_args(argv)
+    try:
+        check_target(options.chip, DEFAULT_PTX_VERSION)
+    except TargetOptionError as error:
+        parser.error(str(error))
     for file_name in options.files:
         sys.stdout.write(ptx_report(file_name, options.chip, not options.no_ptx))
     return 0

@@ -1,4 +1,5 @@
-"""Every example through the whole pipeline: fuse, flatten, lower, PTX from both backends.
+"""Every example and random kernel through the whole pipeline: fuse, flatten, lower, PTX
+from both backends; shared memory above 48 KiB.
 
 ptxas must accept both backends' PTX and report, for every kernel, exactly the shared
 bytes that fuse-gpu-allocs promised (its static shared backing, or the lone shared
@@ -8,12 +9,19 @@ Func it kept), and fewer than the unfused kernel when anything was reused.
 from __future__ import annotations
 
 import pytest
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.lowering.ptx import BACKENDS, emit_ptx
 from gpu_alloc.lowering.ptxas import assemble
 from gpu_alloc.lowering.toolchain import have_mlir_opt, have_ptxas
 from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
 from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module
-from lowering_support import EXAMPLES, load, lowered, make_context
+from hypothesis import HealthCheck, given, settings
+from kernelgen import GeneratedKernel, kernels
+from lowering_support import EXAMPLES, load, lowered, make_context, parse
+from xdsl.dialects import gpu, memref
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnregisteredOp, i64
+from xdsl.ir import Operation
 
 # By hand: the stencil chain's lower bound (f1 + f2 live at stage 1), mixed_types's
 # smallest 16-aligned layout of a, b, w (37, 36, 80 bytes, all live at stage 1),
@@ -38,3 +46,85 @@ def test_example_holds_the_promised_shared_bytes(example: str):
         assert fused_usage.shared_bytes <= unfused_usage.shared_bytes
         if shared.plan.static_bytes < shared.plan.unfused_bytes:
             assert fused_usage.shared_bytes < unfused_usage.shared_bytes
+
+
+def _pipeline(text: str, chip: str | None = None) -> ModuleOp:
+    module = parse(text)
+    ctx = make_context()
+    FuseGpuAllocsPass(chip=chip or "").apply(ctx, module)
+    FlattenAliasesPass().apply(ctx, module)
+    return lowered(module)
+
+
+def _shared_bytes_agree(module: ModuleOp) -> dict[str, dict[str, int]]:
+    """ptxas's static shared bytes per kernel and backend; both backends must agree,
+    but for MLIR's dynamic shared memory base, a zero-length `.shared .b8` that ptxas
+    counts as one byte."""
+    dynamic = {
+        op.sym_name.data
+        for op in module.walk()
+        if isinstance(op, gpu.FuncOp)
+        and any(o.name == "gpu.dynamic_shared_memory" or _is_dynamic(o) for o in op.walk())
+    }
+    usage = {
+        backend: {k: r.shared_bytes for k, r in assemble(emit_ptx(module, backend=backend)).items()}
+        for backend in BACKENDS
+    }
+    assert usage["llvmlite"].keys() == usage["mlir"].keys() != set()
+    for kernel, embedded in usage["llvmlite"].items():
+        assert usage["mlir"][kernel] == embedded + (1 if kernel in dynamic else 0), kernel
+    return usage
+
+
+def _is_dynamic(op: Operation) -> bool:
+    return isinstance(op, UnregisteredOp) and op.op_name.data == "gpu.dynamic_shared_memory"
+
+
+@pytest.mark.skipif(not (have_ptxas() and have_mlir_opt()), reason="needs ptxas and mlir-opt-22")
+@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(kernels())
+def test_random_kernels_assemble_on_both_backends(generated: GeneratedKernel):
+    """The differential suite's random kernels (tests/kernelgen.py), fused, flattened and
+    lowered, assemble on both backends with the same shared bytes."""
+    _shared_bytes_agree(_pipeline(generated.text))
+
+
+BIG_SHARED = """
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<64xf32, 1>) -> (), kernel}> ({
+    ^bb0(%out: memref<64xf32, 1>):
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %a = gpu_alloc.alloc "big" : memref<16384xf32, 3 : i32>
+      %v = memref.load %out[%t] : memref<64xf32, 1>
+      memref.store %v, %a[%t] : memref<16384xf32, 3 : i32>
+      "gpu.barrier"() : () -> ()
+      %w = memref.load %a[%t] : memref<16384xf32, 3 : i32>
+      memref.store %w, %out[%t] : memref<64xf32, 1>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "big"} : () -> ()
+  }) : () -> ()
+}
+"""
+
+
+def test_shared_limit_follows_the_chip():
+    with pytest.raises(GpuAllocPassError, match="over the limit of 49152"):
+        _pipeline(BIG_SHARED)
+    with pytest.raises(GpuAllocPassError, match="unknown chip 'sm_1'"):
+        _pipeline(BIG_SHARED, chip="sm_1")
+    assert FuseGpuAllocsPass(chip="sm_80").shared_limit() == 163 * 1024
+    assert FuseGpuAllocsPass(chip="sm_90").shared_limit() == 227 * 1024
+    assert FuseGpuAllocsPass(chip="sm_90", max_shared_bytes=100).shared_limit() == 100
+
+
+@pytest.mark.skipif(not (have_ptxas() and have_mlir_opt()), reason="needs ptxas and mlir-opt-22")
+def test_shared_memory_above_48_kib_is_dynamic_on_both_backends():
+    """A 64 KiB backing (sm_90) would be a static array ptxas refuses (0xc000 max): it is
+    the block's dynamic shared memory, its size recorded for the launch's opt-in."""
+    module = _pipeline(BIG_SHARED, chip="sm_90")
+    (kernel,) = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]
+    assert kernel.attributes[DYNAMIC_SHARED_BYTES] == IntegerAttr(65536, i64)
+    assert not any(isinstance(op, memref.GlobalOp) for op in module.walk())
+    usage = _shared_bytes_agree(module)
+    assert usage["llvmlite"]["big"] == 0

@@ -42,3 +42,31 @@ def test_dry_run_matches_the_simulator_inputs():
     pytest.importorskip("gpu_alloc.sim.launch", reason="the simulator is not merged yet")
     argv = ["--dry-run", "--variant", "unfused", str(EXAMPLES / "heap_scratch.mlir")]
     assert gpu_check.main(argv) == 0
+
+
+def test_dynamic_shared_memory_above_48_kib_gets_the_opt_in():
+    """A kernel whose >48 KiB backing became dynamic shared memory is launched with
+    that many dynamic bytes and the max-dynamic-shared-size attribute set."""
+    from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    kernel = _kernel("stencil_chain.mlir")
+    assert gpu_check.dynamic_shared_bytes(kernel) == 0
+    kernel.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(65536, i64)
+    assert gpu_check.dynamic_shared_bytes(kernel) == 65536
+
+    calls = []
+
+    class FakeDriver:
+        class CUfunction_attribute:
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+    device = object.__new__(gpu_check.CudaDevice)
+    device.driver = FakeDriver
+    device.call = lambda name, *args: calls.append((name, args)) or 1  # type: ignore[method-assign]
+    device.run("ptx", "k", (1, 1, 1), (32, 1, 1), [], [], dynamic_shared=65536)
+    names = [name for name, _ in calls]
+    assert ("cuFuncSetAttribute", (1, 8, 65536)) in calls
+    assert names.index("cuFuncSetAttribute") < names.index("cuLaunchKernel")
+    (launch,) = [args for name, args in calls if name == "cuLaunchKernel"]
+    assert launch[7] == 65536  # sharedMemBytes

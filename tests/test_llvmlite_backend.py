@@ -77,3 +77,44 @@ def test_barrier_and_thread_id_use_llvm_22_intrinsic_names():
     text = llvm_ir()
     assert "call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)" in text
     assert "call i32 @llvm.nvvm.read.ptx.sreg.tid.x()" in text
+
+
+def test_bf16_is_llvm_bfloat_with_its_constants():
+    """Gap 4: xDSL 0.75 has no LLVM type for bf16; constants are LLVM's `0xR` form."""
+    from gpu_alloc.lowering.llvmlite_backend import BFloatType, convert_type
+    from xdsl.dialects.builtin import VectorType, bf16
+
+    assert str(convert_type(bf16)) == "bfloat"
+    assert str(convert_type(VectorType(bf16, [4]))) == "<4 x bfloat>"
+    assert BFloatType().format_constant(1.5) == "0xR3FC0"
+    assert BFloatType().format_constant(-2.0) == "0xRC000"
+    # 1 + 2^-8 is halfway between two bf16 values: rounds to the even one, 1.0.
+    assert BFloatType().format_constant(1.00390625) == "0xR3F80"
+
+
+MATH_KERNEL = """
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<16xf32>) -> (), kernel}> ({
+    ^bb0(%out: memref<16xf32>):
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %x = memref.load %out[%t] : memref<16xf32>
+      %y = math.exp %x : f32
+      memref.store %y, %out[%t] : memref<16xf32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+"""
+
+
+def test_math_calls_libdevice_and_links_it_in():
+    from gpu_alloc.lowering.ptx import emit_ptx
+
+    module = parse(MATH_KERNEL)
+    (gpu_module,) = [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
+    ir = str(translate_to_llvmlite(lower_gpu_module_to_llvm(gpu_module)))
+    assert 'declare float @"__nv_expf"(float' in ir
+    ptx = emit_ptx(module)
+    assert "__nv_expf" not in ptx  # linked and inlined, not an extern call
+    assert "ex2.approx" in ptx  # libdevice's expf

@@ -64,3 +64,40 @@ def test_ptx_is_read_per_gpu_binary():
         "one": ".version 8.0\n.entry a\n",
         "two": '// "quoted"\n',
     }
+
+
+@pytest.fixture
+def no_libdevice(empty_path, monkeypatch):
+    for variable in (toolchain.LIBDEVICE_ENV, *toolchain.CUDA_HOME_VARIABLES):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(toolchain, "DEFAULT_CUDA_HOME", str(empty_path / "no-cuda"))
+    monkeypatch.setattr(toolchain, "_wheel_file", lambda relatives, executable: None)
+    return empty_path
+
+
+def test_missing_libdevice_is_named_with_what_to_install(no_libdevice):
+    with pytest.raises(ToolchainError) as error:
+        toolchain.find_libdevice()
+    message = str(error.value)
+    assert "\n" not in message
+    assert "libdevice.10.bc" in message and "nvidia-cuda-nvcc-cu12" in message
+    assert "CUDA_HOME" in message and toolchain.LIBDEVICE_ENV in message
+
+
+def test_libdevice_is_found_under_cuda_home(no_libdevice, monkeypatch):
+    library = no_libdevice / "cuda" / "nvvm" / "libdevice" / "libdevice.10.bc"
+    library.parent.mkdir(parents=True)
+    library.write_bytes(b"BC")
+    monkeypatch.setenv("CUDA_HOME", str(no_libdevice / "cuda"))
+    assert toolchain.find_libdevice() == str(library)
+    monkeypatch.setenv(toolchain.LIBDEVICE_ENV, str(no_libdevice / "missing.bc"))
+    with pytest.raises(ToolchainError, match="GPU_ALLOC_LIBDEVICE=.*is not a file"):
+        toolchain.find_libdevice()
+
+
+def test_mlir_backend_links_libdevice_for_math_only(no_libdevice, monkeypatch):
+    from gpu_alloc.lowering.mlir_backend import attach_libdevice
+
+    monkeypatch.setenv(toolchain.LIBDEVICE_ENV, __file__)
+    option = attach_libdevice("sm_80", 78)
+    assert option == f"--nvvm-attach-target=chip=sm_80 features=+ptx78 l={__file__}"

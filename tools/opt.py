@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from gpu_alloc.errors import GpuAllocPassError, internal_errors_in_one_line
+from gpu_alloc.lowering.ptx import pass_errors_raised
 from gpu_alloc.tools.diagnostics import (
     first_unverified_op,
     format_op_error,
@@ -93,7 +94,8 @@ class GpuAllocOptMain(xDSLOptMain):
             raise UserError(format_op_error(source_map, op, str(error))) from None
         try:
             self.apply_passes(module)
-            return self.output_resulting_program(module)
+            with pass_errors_raised():  # the ptx target's errors, printed here at the op
+                return self.output_resulting_program(module)
         except GpuAllocPassError as error:
             raise UserError(format_op_error(source_map, error.op, error.message)) from None
         except DiagnosticException as error:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.fusion_analysis import (
@@ -83,13 +84,27 @@ class FuseGpuAllocsPass(ModulePass):
     report: bool = False
     """Print a per-kernel layout table to stderr."""
 
-    max_shared_bytes: int = 49152
-    """Static shared bytes a kernel may use (CUDA's default limit per block)."""
+    chip: str = ""
+    """The `sm_XX` to fuse for; sets the default `max-shared-bytes` (sm_80: 163 KiB,
+    sm_90: 227 KiB; 48 KiB without a chip)."""
+
+    max_shared_bytes: int | None = None
+    """Shared bytes a kernel may use; by default what one block of `chip` may use."""
 
     time_limit: float = DEFAULT_TIME_LIMIT
     """Seconds the packer may search per kernel and memory space."""
 
+    def shared_limit(self) -> int:
+        """`max-shared-bytes`, or what one block of `chip` may use."""
+        if self.max_shared_bytes is not None:
+            return self.max_shared_bytes
+        try:
+            return shared_bytes_per_block(self.chip)
+        except TargetOptionError as error:
+            raise GpuAllocPassError(f"fuse-gpu-allocs: option chip: {error}") from None
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.shared_limit()
         if self.alignment <= 0 or self.alignment & (self.alignment - 1):
             raise GpuAllocPassError(
                 f"fuse-gpu-allocs: option alignment must be a positive power of two, "
@@ -118,7 +133,7 @@ def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelRepo
         used_names.add(name)
         return name
 
-    fuse_options = FuseOptions(options.alignment, options.max_shared_bytes, options.time_limit)
+    fuse_options = FuseOptions(options.alignment, options.shared_limit(), options.time_limit)
     plans = [plan_kernel(kernel, fuse_options, unique_name) for kernel in list(kernels(module))]
     for plan in plans:
         _rewrite_kernel(plan)

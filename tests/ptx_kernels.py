@@ -1,0 +1,306 @@
+"""One small kernel per row and element type of the coverage contract
+(`gpu_alloc.lowering.coverage.COVERAGE`), for the PTX tests."""
+
+from __future__ import annotations
+
+from gpu_alloc.lowering.coverage import Row
+from lowering_support import make_context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+_GPU_MODULE = """  "gpu.module"() <{{sym_name = "{name}"}}> ({{
+{globals}    "gpu.func"() <{{function_type = (memref<64x{T}, 1>, memref<64x{T}, 1>, memref<64x{T}, 1>, memref<64x{R}, 1>) -> (), kernel}}> ({{
+    ^bb0(%a: memref<64x{T}, 1>, %b: memref<64x{T}, 1>, %c: memref<64x{T}, 1>, %out: memref<64x{R}, 1>):
+      %t = "gpu.thread_id"() <{{dimension = #gpu<dim x>}}> : () -> index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c32 = arith.constant 32 : index
+      %x = memref.load %a[%t] : memref<64x{T}, 1>
+      %y = memref.load %b[%t] : memref<64x{T}, 1>
+      %z = memref.load %c[%t] : memref<64x{T}, 1>
+{body}
+      memref.store %r, %out[%t] : memref<64x{R}, 1>
+      "gpu.return"() : () -> ()
+    }}) {{sym_name = "k"}} : () -> ()
+{functions}  }}) : () -> ()
+"""
+
+_FLOATS = ("f16", "bf16", "f32", "f64")
+
+GENERIC_ONLY = frozenset({"arith.remf", "arith.index_castui"})
+"""Ops the simulator and MLIR know but xDSL 0.75 does not register: written in the
+generic form and parsed with unregistered ops allowed."""
+
+_SPECIAL: dict[str, str] = {
+    "vector.load": """      %v = vector.load %a[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %r = vector.extract %v[1] : {T} from vector<4x{T}>""",
+    "vector.store": """      %v = vector.broadcast %x : {T} to vector<4x{T}>
+      vector.store %v, %b[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %r = arith.addi %x, %x : {T}""",
+    "vector.broadcast": """      %v = vector.broadcast %x : {T} to vector<4x{T}>
+      %r = vector.extract %v[%t] : {T} from vector<4x{T}>""",
+    "vector.extract": """      %v = vector.load %a[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %r = vector.extract %v[3] : {T} from vector<4x{T}>""",
+    "vector.insert": """      %v = vector.load %a[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %w = vector.insert %y, %v[2] : {T} into vector<4x{T}>
+      vector.store %w, %b[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %r = vector.extract %w[0] : {T} from vector<4x{T}>""",
+    "vector.fma": """      %v = vector.load %a[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %w = vector.fma %v, %v, %v : vector<4x{T}>
+      %r = vector.extract %w[0] : {T} from vector<4x{T}>""",
+    "vector.reduction": """      %v = vector.load %a[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %r = vector.reduction <{KIND}>, %v : vector<4x{T}> into {T}""",
+    "memref.load": "      %r = memref.load %a[%c1] : memref<64x{T}, 1>",
+    "memref.store": """      memref.store %x, %b[%c1] : memref<64x{T}, 1>
+      %r = memref.load %c[%c1] : memref<64x{T}, 1>""",
+    "memref.alloca": """      %p = memref.alloca() : memref<8x{T}, 5>
+      memref.store %x, %p[%c1] : memref<8x{T}, 5>
+      %r = memref.load %p[%c1] : memref<8x{T}, 5>""",
+    "memref.view": """      %bytes = memref.alloca() : memref<256xi8, 5>
+      %v = memref.view %bytes[%c32][] : memref<256xi8, 5> to memref<8x{T}, 5>
+      memref.store %x, %v[%c1] : memref<8x{T}, 5>
+      %r = memref.load %v[%c1] : memref<8x{T}, 5>""",
+    "memref.subview": """      %s = memref.subview %a[%c4] [8] [2] : memref<64x{T}, 1> to memref<8x{T}, strided<[2], offset: ?>, 1>
+      %r = memref.load %s[%c1] : memref<8x{T}, strided<[2], offset: ?>, 1>""",
+    "memref.cast": """      %s = "memref.cast"(%a) : (memref<64x{T}, 1>) -> memref<?x{T}, 1>
+      %r = memref.load %s[%c1] : memref<?x{T}, 1>""",
+    "memref.reinterpret_cast": """      %s = memref.reinterpret_cast %a to offset: [4], sizes: [8, 4], strides: [4, 1] : memref<64x{T}, 1> to memref<8x4x{T}, strided<[4, 1], offset: 4>, 1>
+      %r = memref.load %s[%c1, %c1] : memref<8x4x{T}, strided<[4, 1], offset: 4>, 1>""",
+    "memref.dim": """      %s = "memref.cast"(%a) : (memref<64x{T}, 1>) -> memref<?x{T}, 1>
+      %n = memref.dim %s, %c0 : memref<?x{T}, 1>
+      %i = arith.subi %n, %c1 : index
+      %r = memref.load %s[%i] : memref<?x{T}, 1>""",
+    "memref.copy": """      "memref.copy"(%a, %b) : (memref<64x{T}, 1>, memref<64x{T}, 1>) -> ()
+      %r = memref.load %b[%c1] : memref<64x{T}, 1>""",
+    "memref.get_global": """      %g = memref.get_global @tile : memref<64x{T}, 3>
+      memref.store %x, %g[%t] : memref<64x{T}, 3>
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %g[%c1] : memref<64x{T}, 3>""",
+    "memref.memory_space_cast": """      %s = "memref.memory_space_cast"(%a) : (memref<64x{T}, 1>) -> memref<64x{T}, 1>
+      %r = memref.load %s[%c1] : memref<64x{T}, 1>""",
+    "memref.dealloc": """      %p = memref.alloca() : memref<8x{T}, 5>
+      memref.store %x, %p[%c1] : memref<8x{T}, 5>
+      %r = memref.load %p[%c1] : memref<8x{T}, 5>
+      memref.dealloc %p : memref<8x{T}, 5>""",
+    "memref.atomic_rmw": """      %r = "memref.atomic_rmw"(%x, %b, %c1) <{kind = {KIND} : i64}> : ({T}, memref<64x{T}, 1>, index) -> {T}""",
+    "memref.alloc": """      %p = memref.alloc() : memref<8x{T}, 1>
+      memref.store %x, %p[%c1] : memref<8x{T}, 1>
+      %r = memref.load %p[%c1] : memref<8x{T}, 1>""",
+    "gpu.dynamic_shared_memory": """      %d = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %s = "memref.memory_space_cast"(%d) : (memref<?xi8, #gpu.address_space<workgroup>>) -> memref<?xi8, 3 : i32>
+      %v = memref.view %s[%c0][] : memref<?xi8, 3 : i32> to memref<64x{T}, 3 : i32>
+      memref.store %x, %v[%t] : memref<64x{T}, 3 : i32>
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %v[%c1] : memref<64x{T}, 3 : i32>""",
+}
+
+_ID_BODY = """      %i = "{OP}"() <{dimension = #gpu<dim x>}> : () -> index
+      %r = arith.addi %i, %x : index"""
+
+for _name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim", "gpu.global_id"):
+    _SPECIAL[_name] = _ID_BODY.replace("{OP}", _name)
+_SPECIAL["gpu.lane_id"] = """      %i = "gpu.lane_id"() : () -> index
+      %r = arith.addi %i, %x : index"""
+_SPECIAL["gpu.subgroup_size"] = """      %i = "gpu.subgroup_size"() : () -> index
+      %r = arith.addi %i, %x : index"""
+_SPECIAL["gpu.barrier"] = """      memref.store %x, %b[%t] : memref<64x{T}, 1>
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
+_SPECIAL["gpu.return"] = "      %r = arith.addi %x, %y : {T}"
+
+_SCF = """      %ub = arith.index_cast %x : {T} to index
+      %s = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %y) -> ({T}) {
+        %n = arith.addi %acc, %x : {T}
+        scf.yield %n : {T}
+      }
+      %p = arith.cmpi slt, %x, %y : {T}
+      %q = scf.if %p -> ({T}) {
+        scf.yield %s : {T}
+      } else {
+        scf.yield %z : {T}
+      }
+      %w = scf.while (%v = %q) : ({T}) -> {T} {
+        %more = arith.cmpi slt, %v, %y : {T}
+        scf.condition(%more) %v : {T}
+      } do {
+      ^bb0(%v2: {T}):
+        %n2 = arith.addi %v2, %x : {T}
+        scf.yield %n2 : {T}
+      }
+      %r = scf.index_switch %t -> {T}
+      case 1 {
+        scf.yield %w : {T}
+      }
+      case 5 {
+        scf.yield %x : {T}
+      }
+      default {
+        scf.yield %y : {T}
+      }"""
+for _name in ("scf.for", "scf.if", "scf.while", "scf.index_switch", "scf.yield", "scf.condition"):
+    _SPECIAL[_name] = _SCF
+
+_CF = """      %p = arith.cmpi slt, %x, %y : {T}
+      cf.cond_br %p, ^then(%x : {T}), ^join(%y : {T})
+    ^then(%v: {T}):
+      cf.switch %x : {T}, [
+        default: ^join(%v : {T}),
+        2: ^join(%z : {T}),
+        7: ^seven
+      ]
+    ^seven:
+      cf.br ^join(%x : {T})
+    ^join(%r: {T}):"""
+for _name in ("cf.br", "cf.cond_br", "cf.switch"):
+    _SPECIAL[_name] = _CF
+
+_FUNC = """      %r = func.call @twice(%x, %b) : ({T}, memref<64x{T}, 1>) -> {T}"""
+_FUNCTIONS = """    func.func @twice(%v: {T}, %m: memref<64x{T}, 1>) -> {T} {
+      %i = arith.constant 3 : index
+      %w = memref.load %m[%i] : memref<64x{T}, 1>
+      %s = arith.addf %v, %w : {T}
+      func.return %s : {T}
+    }
+"""
+for _name in ("func.func", "func.call", "func.return"):
+    _SPECIAL[_name] = _FUNC
+
+_GPU_ALLOC = """      %s = gpu_alloc.alloc "shared" align 16 : memref<256xi8, 3 : i32>
+      %off = arith.constant 64 : index
+      %p = gpu_alloc.offset_pointer %s[%off] : memref<256xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
+      %f = gpu_alloc.alias "f" %p : !gpu_alloc.ptr<3 : i32> -> memref<16x{T}, 3 : i32>
+      memref.store %x, %f[%c1] : memref<16x{T}, 3 : i32>
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %f[%c1] : memref<16x{T}, 3 : i32>
+      gpu_alloc.dealloc %s : memref<256xi8, 3 : i32>"""
+for _name in (
+    "gpu_alloc.alloc",
+    "gpu_alloc.alias",
+    "gpu_alloc.offset_pointer",
+    "gpu_alloc.dealloc",
+):
+    _SPECIAL[_name] = _GPU_ALLOC
+
+
+def _constant(element: str) -> str:
+    if element == "i1":
+        return "true"
+    if element in _FLOATS:
+        return f"1.5 : {element}"
+    return f"7 : {element}"
+
+
+def _body(row: Row, element: str) -> tuple[str, str, str]:
+    """The body computing `%r`, the operand element type and the result element type."""
+    op, form = row.op, row.form
+    if op in GENERIC_ONLY:
+        if form == "cast":
+            source, target = element.split(">")
+            return f'      %r = "{op}"(%x) : ({source}) -> {target}', source, target
+        return f'      %r = "{op}"(%x, %y) : ({element}, {element}) -> {element}', element, element
+    if form == "binary":
+        return f"      %r = {op} %x, %y : {element}", element, element
+    if form == "unary":
+        return f"      %r = {op} %x : {element}", element, element
+    if form == "ternary":
+        return f"      %r = {op} %x, %y, %z : {element}", element, element
+    if form == "compare":
+        predicate = "slt" if op == "arith.cmpi" else "olt"
+        return f"      %r = {op} {predicate}, %x, %y : {element}", element, "i1"
+    if form == "select":
+        return (
+            f"      %p = arith.cmpi ult, %t, %c32 : index\n"
+            f"      %r = arith.select %p, %x, %y : {element}",
+            element,
+            element,
+        )
+    if form == "cast":
+        source, target = element.split(">")
+        return f"      %r = {op} %x : {source} to {target}", source, target
+    if form == "extended":
+        if op == "arith.addui_extended":
+            return (
+                f"      %s, %o = {op} %x, %y : {element}, i1\n"
+                f"      %r = arith.select %o, %s, %x : {element}",
+                element,
+                element,
+            )
+        return (
+            f"      %lo, %hi = {op} %x, %y : {element}\n      %r = arith.xori %lo, %hi : {element}",
+            element,
+            element,
+        )
+    if form == "fpowi":
+        return (
+            f"      %n = arith.constant 3 : i32\n      %r = {op} %x, %n : {element}, i32",
+            element,
+            element,
+        )
+    if form == "constant":
+        return f"      %r = arith.constant {_constant(element)}", element, element
+    return _special(op, element)
+
+
+def _special(op: str, element: str) -> tuple[str, str, str]:
+    floats = element in _FLOATS
+    body = _SPECIAL[op].replace("{T}", element)
+    if op == "vector.reduction":
+        body = body.replace("{KIND}", "add")
+    if op == "memref.atomic_rmw":
+        body = body.replace("{KIND}", "0" if floats else "1")  # addf, addi
+    if floats:
+        body = body.replace("arith.addi", "arith.addf").replace("arith.cmpi slt", "arith.cmpf olt")
+    if op.startswith(("scf.", "cf.")) and floats:
+        body = body.replace("arith.index_cast %x", "arith.fptosi %x").replace(
+            f"%x : {element} to index", f"%x : {element} to i32"
+        )
+    return body, element, element
+
+
+def parse_kernel(text: str) -> ModuleOp:
+    """Parse (with the unregistered ops of `GENERIC_ONLY` and
+    `gpu.dynamic_shared_memory` allowed) and verify."""
+    ctx = make_context()
+    ctx.allow_unregistered = True
+    module = Parser(ctx, text).parse_module()
+    module.verify()
+    return module
+
+
+def module_name(element: str) -> str:
+    """The `gpu.module` holding the kernel `k` for `element` (`i8>i32`: `m_i8_to_i32`)."""
+    return "m_" + element.replace(">", "_to_")
+
+
+def kernel_for(row: Row, element: str) -> str:
+    """A module with one kernel `k` using `row.op` on `element`."""
+    return f"builtin.module {{\n{gpu_module_for(row, element)}}}\n"
+
+
+def module_for(row: Row) -> str:
+    """A module with one `gpu.module` (see `module_name`) per element type of `row`."""
+    modules = "".join(gpu_module_for(row, element) for element in row.types)
+    return f"builtin.module {{\n{modules}}}\n"
+
+
+def gpu_module_for(row: Row, element: str) -> str:
+    """The `gpu.module` text of a kernel `k` using `row.op` on `element`."""
+    body, source, result = _body(row, element)
+    globals_ = ""
+    if row.op == "memref.get_global":
+        globals_ = (
+            f'    "memref.global"() <{{sym_name = "tile", sym_visibility = "private", '
+            f"type = memref<64x{element}, 3>, initial_value, alignment = 16 : i64}}> : () -> ()\n"
+        )
+    functions = _FUNCTIONS.replace("{T}", element) if row.op.startswith("func.") else ""
+    if row.op.startswith("func.") and element not in _FLOATS:
+        functions = functions.replace("arith.addf", "arith.addi")
+    return _GPU_MODULE.format(
+        name=module_name(element),
+        T=source,
+        R=result,
+        body=body,
+        globals=globals_,
+        functions=functions,
+    )
