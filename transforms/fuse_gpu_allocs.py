@@ -42,9 +42,11 @@ from gpu_alloc.transforms.kernel_ir import (
     THREAD_ID_OPS,
     ThreadDependence,
     enclosing_ops,
+    is_thread_dependent_control,
     kernel_name,
     kernels,
     next_power_of_two,
+    walk_ops,
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
@@ -154,7 +156,7 @@ def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelRepo
     """Fuse every kernel of `module`; returns what `report=true` prints, per kernel."""
     used_names = {
         o.alloc_name.data if isinstance(o, AllocOp) else o.alias_name.data
-        for o in module.walk()
+        for o in walk_ops(module)
         if isinstance(o, AllocOp | AliasOp)
     }
     return [_KernelFuser(options, kernel, used_names).run() for kernel in list(kernels(module))]
@@ -181,7 +183,7 @@ class _KernelFuser:
     def run(self) -> KernelReport:
         allocs = [
             o
-            for o in self.kernel.walk()
+            for o in walk_ops(self.kernel)
             if isinstance(o, AllocOp)
             and not any(isinstance(u.operation, OffsetPointerOp) for u in o.memref.uses)
         ]
@@ -215,14 +217,7 @@ class _KernelFuser:
 
     def check_block_level(self, alloc: AllocOp) -> None:
         for parent in enclosing_ops(alloc, stop=self.kernel):
-            thread_dependent = (
-                isinstance(parent, scf.IfOp)
-                and self.depends_on_thread(parent.cond)
-                or isinstance(parent, scf.ForOp)
-                and any(self.depends_on_thread(v) for v in (parent.lb, parent.ub, parent.step))
-                or not isinstance(parent, scf.IfOp | scf.ForOp)
-            )
-            if thread_dependent:
+            if is_thread_dependent_control(parent, self.depends_on_thread):
                 raise _error(
                     f"{_space_word(alloc.space)} allocation '{alloc.alloc_name.data}' is under "
                     f"thread-dependent control flow ('{parent.name}'); block-level "
