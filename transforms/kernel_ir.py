@@ -24,6 +24,7 @@ BLOCK_UNIFORM_OPS: tuple[type[Operation], ...] = (
 )
 """Ops without memory effects whose value is the same for every thread of a block."""
 
+
 def is_kernel(op: Operation) -> bool:
     return isinstance(op, gpu.FuncOp) and (
         op.kernel is not None or isinstance(op.attributes.get("gpu.kernel"), UnitAttr)
@@ -66,7 +67,10 @@ def walk_ops(op: Operation) -> Iterator[Operation]:
         yield current
         if current.regions:
             stack.append(
-                nested for region in current.regions for block in region.blocks for nested in block.ops
+                nested
+                for region in current.regions
+                for block in region.blocks
+                for nested in block.ops
             )
 
 
@@ -179,8 +183,8 @@ class ThreadDependence:
         if not isinstance(condition, scf.ConditionOp):
             return [*before.args, *after.args, *op.results]
         exits = [*after.args, *op.results, *before.args]
-        self._depends(exits, [condition.cond])
-        for k, value in enumerate(condition.arguments):
+        self._depends(exits, [condition.condition])
+        for k, value in enumerate(condition.args):
             self._depends([after.args[k], op.results[k]], [value])
         return []
 
@@ -204,5 +208,5 @@ def is_thread_dependent_control(op: Operation, depends_on_thread: ThreadDependen
         return any(depends_on_thread(v) for v in (op.lb, op.ub, op.step))
     if isinstance(op, scf.WhileOp):
         condition = op.before_region.blocks[0].last_op
-        return not isinstance(condition, scf.ConditionOp) or depends_on_thread(condition.cond)
+        return not isinstance(condition, scf.ConditionOp) or depends_on_thread(condition.condition)
     return True
