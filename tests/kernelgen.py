@@ -10,11 +10,22 @@ race-free and in bounds by construction; its metadata gives the launch (grid,
 block, scalars) and, per Func, its name, space, element type, size and the barrier
 stages it is live in (a Func used inside a loop and made before it stays live for
 the whole loop).
+
+Barriers that may not run (issue 10): between the writes of a stage the generator
+puts extra barrier constructs whose barrier runs only on some paths — under a
+block-uniform `scf.if` in one branch (or both), in an `scf.for` with a dynamic
+(possibly zero) or constant zero trip count, in the body of an `scf.while` with a
+uniform counter (or its always-run "before" region) — with trip counts and
+conditions taken from scalar kernel arguments. They never make the kernel racy, but
+a fusion that trusted them would let Funcs used on both sides share bytes. Block-level
+loops of stages may take their trip count (at least 1 at run time) from a scalar.
+A kernel may also hold a hand-written backing `ov` with two aliases over the same
+bytes: a store through `ovA`, and after a barrier the output reads through `ovB`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hypothesis import strategies as st
 
@@ -54,9 +65,17 @@ class GeneratedKernel:
     grid: tuple[int, ...]
     block: tuple[int, ...]
     scalars: tuple[int, ...]
+    """The values of the scalar arguments: dynamic sizes first, then trip counts."""
     funcs: tuple[FuncSpec, ...]
     n_stages: int
-    """Barrier stages, the output stage included (the kernel has n_stages - 1 barriers)."""
+    """Barrier stages, the output stage included (the kernel has n_stages - 1 stage
+    barriers, plus `extra_barriers`)."""
+    extra_barriers: int = 0
+    """Barriers in constructs that may not run them, which separate no stages."""
+    trip_arguments: int = 0
+    """Scalar arguments (after the dynamic sizes) that hold trip counts and conditions."""
+    overlapping_aliases: bool = False
+    """The kernel holds the hand-written backing `ov` with aliases `ovA` and `ovB`."""
 
 
 def element_bytes(element: str) -> int:
@@ -79,18 +98,44 @@ class _Write:
     """f[i] = f[i] + ...: an accumulator already holding values."""
 
 
+MAYBE_BARRIERS = (
+    "if_then",
+    "if_else",
+    "if_both",
+    "for_dynamic",
+    "for_zero",
+    "for_one",
+    "while_body",
+    "while_before",
+)
+"""Barrier constructs put between the writes of a stage. Only `if_both`, `for_one`
+and `while_before` run a barrier on every path."""
+
+
+@dataclass(frozen=True)
+class _MaybeBarrier:
+    kind: str
+    position: int
+    """Put after this many of the stage's writes."""
+    argument: int
+    """The trip-count scalar (index into the trip arguments) it tests."""
+
+
 @dataclass
 class _Stage:
     index: int
     loop: int | None
     writes: list[_Write] = field(default_factory=list[_Write])
     allocs_here: list[int] = field(default_factory=list[int])
+    maybe_barriers: list[_MaybeBarrier] = field(default_factory=list[_MaybeBarrier])
 
 
 @dataclass
 class _Loop:
     trips: int
     stages: list[int]
+    trip_argument: int | None = None
+    """The trip-count scalar holding `trips`, when the count is dynamic."""
 
 
 @dataclass
@@ -102,6 +147,8 @@ class _Plan:
     stages: list[_Stage]
     loops: list[_Loop]
     output_sources: list[tuple[int, int, int]]
+    trip_values: list[int] = field(default_factory=list[int])
+    overlap: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,6 +157,8 @@ class KernelOptions:
     loops: bool
     heap: bool
     max_funcs: int
+    barrier_paths: bool = True
+    overlapping_aliases: bool = True
 
 
 @st.composite
@@ -161,7 +210,68 @@ def _plans(draw: st.DrawFn, options: KernelOptions) -> _Plan:
     readable = _recent_first(draw, readable, defined_at, last)
     output_sources = _draw_sources(draw, readable, at_least_one=True)
     _hoist_allocs_used_outside_their_loop(stages, output_sources)
-    return _Plan(block, grid, funcs, stages, loops, output_sources)
+    plan = _Plan(block, grid, funcs, stages, loops, output_sources)
+    if options.loops:
+        _draw_trip_counts(draw, plan, options.barrier_paths)
+    plan.overlap = options.overlapping_aliases and draw(st.booleans())
+    return plan
+
+
+def _draw_trip_counts(draw: st.DrawFn, plan: _Plan, barrier_paths: bool) -> None:
+    """Dynamic trip counts for some loops of stages (at least one trip at run time),
+    and barrier constructs that may not run between the writes of some stages."""
+    for loop in plan.loops:
+        if draw(st.booleans()):
+            loop.trip_argument = len(plan.trip_values)
+            plan.trip_values.append(loop.trips)
+    if not barrier_paths:
+        return
+    for stage in plan.stages:
+        for _ in range(draw(st.integers(0, 2))):
+            _add_maybe_barrier(draw, plan, stage, draw(st.integers(0, len(stage.writes))))
+    relay_stages = [
+        s for s in plan.stages[1:] if s.loop is None and plan.stages[s.index - 1].loop is None
+    ]
+    if relay_stages:
+        _add_relay(draw, plan, draw(st.sampled_from(relay_stages)))
+
+
+SKIPPED_WITH = {"if_then": 0, "if_else": 1, "for_dynamic": 0, "for_zero": 0, "while_body": 0}
+"""Kinds whose barrier may not run, and a trip-count value with which it does not."""
+
+
+def _add_maybe_barrier(
+    draw: st.DrawFn, plan: _Plan, stage: _Stage, position: int, skipped: bool = False
+) -> None:
+    """A barrier construct; with `skipped`, one whose barrier does not run."""
+    if skipped:
+        kind = draw(st.sampled_from(sorted(SKIPPED_WITH)))
+        trips = SKIPPED_WITH[kind]
+    else:
+        kind = draw(st.sampled_from(MAYBE_BARRIERS))
+        trips = draw(st.sampled_from([0, 0, 1, 2]))
+    stage.maybe_barriers.append(_MaybeBarrier(kind, position, len(plan.trip_values)))
+    plan.trip_values.append(trips)
+
+
+def _add_relay(draw: st.DrawFn, plan: _Plan, stage: _Stage) -> None:
+    """Three more Funcs around a barrier construct at the start of `stage`: P is written
+    in the stage before; R reads P (P's last use), then comes the construct, then Q (as
+    large as P) is written; the output reads R and Q. A fusion that trusted a barrier
+    that did not run would give Q P's bytes, and Q's writes would race with P's reads."""
+    # P and Q are larger than any random Func, so that a packer that thought them
+    # disjoint in time would put them at one offset; R is small.
+    element = draw(st.sampled_from(["i64", "f64"]))
+    size = draw(st.integers(104, 128))
+    p, r, q = len(plan.funcs), len(plan.funcs) + 1, len(plan.funcs) + 2
+    plan.funcs += [(3, element, size, False), (3, "i8", draw(st.integers(1, 16)), False)]
+    plan.funcs.append((3, element, size, False))
+    plan.stages[stage.index - 1].writes.append(_Write(p, []))
+    multiplier = draw(st.sampled_from([3, 5]))
+    stage.writes[0:0] = [_Write(r, [(p, multiplier, draw(st.integers(0, 7)))]), _Write(q, [])]
+    stage.maybe_barriers = [replace(b, position=b.position + 2) for b in stage.maybe_barriers]
+    _add_maybe_barrier(draw, plan, stage, 1, skipped=True)
+    plan.output_sources += [(r, 1, 0), (q, 1, 0)]
 
 
 def _allocated_in_loop(stages: list[_Stage], func: int) -> bool:
@@ -281,6 +391,13 @@ class _Emitter:
     def emit(self, line: str) -> None:
         self.lines.append(" " * self.indent + line)
 
+    def emit_lines(self, lines: list[str]) -> None:
+        """One level deeper than the current line."""
+        self.indent += 2
+        for line in lines:
+            self.emit(line)
+        self.indent -= 2
+
     def const(self, value: int) -> str:
         if value not in self.constants:
             name = f"%c{value}"
@@ -383,15 +500,99 @@ def _emit_write(
     e.emit("}")
 
 
+BARRIER = '"gpu.barrier"() : () -> ()'
+
+
+def _emit_maybe_barrier(e: _Emitter, barrier: _MaybeBarrier) -> None:
+    trips = f"%s{barrier.argument}"
+    kind = barrier.kind
+    e.emit(f"// {kind}")
+    if kind.startswith("if"):
+        cond = e.fresh()
+        e.emit(f"{cond} = arith.cmpi ugt, {trips}, {e.const(0)} : index")
+        then_branch = [BARRIER] if kind in ("if_then", "if_both") else []
+        else_branch = [BARRIER] if kind in ("if_else", "if_both") else []
+        e.emit(f"scf.if {cond} {{")
+        e.emit_lines(then_branch)
+        if else_branch:
+            e.emit("} else {")
+            e.emit_lines(else_branch)
+        e.emit("}")
+    elif kind.startswith("for"):
+        bound = {"for_dynamic": trips, "for_zero": e.const(0), "for_one": e.const(1)}[kind]
+        e.emit(f"scf.for {e.fresh()} = {e.const(0)} to {bound} step {e.const(1)} {{")
+        e.emit_lines([BARRIER])
+        e.emit("}")
+    else:
+        k, k2, more, result, step = (e.fresh() for _ in range(5))
+        before = [BARRIER] if kind == "while_before" else []
+        body = [BARRIER] if kind == "while_body" else []
+        e.emit(f"{result} = scf.while ({k} = {e.const(0)}) : (index) -> index {{")
+        e.emit_lines(
+            [
+                *before,
+                f"{more} = arith.cmpi ult, {k}, {trips} : index",
+                f"scf.condition({more}) {k} : index",
+            ]
+        )
+        e.emit("} do {")
+        e.emit(f"^bb0({k2}: index):")
+        e.emit_lines(
+            [*body, f"{step} = arith.addi {k2}, {e.const(1)} : index", f"scf.yield {step} : index"]
+        )
+        e.emit("}")
+
+
 def _emit_stage(
     e: _Emitter, plan: _Plan, stage: _Stage, sizes: list[str], iteration: str | None
 ) -> None:
     e.emit(f"// stage {stage.index}")
     for f in stage.allocs_here:
         _emit_alloc(e, plan, f, sizes)
-    for write in stage.writes:
-        _emit_write(e, plan, write, sizes, iteration)
-    e.emit('"gpu.barrier"() : () -> ()')
+    for position in range(len(stage.writes) + 1):
+        for barrier in stage.maybe_barriers:
+            if barrier.position == position:
+                _emit_maybe_barrier(e, barrier)
+        if position < len(stage.writes):
+            _emit_write(e, plan, stage.writes[position], sizes, iteration)
+    e.emit(BARRIER)
+
+
+OVERLAP_BACKING = "memref<256xi8, 3 : i32>"
+OVERLAP_A = "memref<64xi32, 3 : i32>"
+OVERLAP_B = "memref<60xi32, 3 : i32>"
+
+
+def _emit_overlapping_aliases(e: _Emitter) -> None:
+    """The backing `ov`: `ovA` over bytes [0, 256), `ovB` over [16, 256); every thread
+    stores input values through `ovA` before the first barrier."""
+    pointer = '"gpu_alloc.offset_pointer"(%ov, {}) : ({}, index) -> !gpu_alloc.ptr<3 : i32>'
+    alias = '"gpu_alloc.alias"({}) <{{name = "{}"}}> : (!gpu_alloc.ptr<3 : i32>) -> {}'
+    e.emit(
+        '%ov = "gpu_alloc.alloc"() <{name = "ov", alignment = 16 : i64}> : () -> ' + OVERLAP_BACKING
+    )
+    e.emit("%ov_a = " + pointer.format(e.const(0), OVERLAP_BACKING))
+    e.emit("%ovA = " + alias.format("%ov_a", "ovA", OVERLAP_A))
+    e.emit("%ov_b = " + pointer.format(e.const(16), OVERLAP_BACKING))
+    e.emit("%ovB = " + alias.format("%ov_b", "ovB", OVERLAP_B))
+    i = e.fresh()
+    e.emit(f"scf.for {i} = %tid to {e.const(64)} step {e.const(e.n_threads)} {{")
+    e.indent += 2
+    scaled, wrapped, loaded = e.fresh(), e.fresh(), e.fresh()
+    e.emit(f"{scaled} = arith.addi %in_base, {i} : index")
+    e.emit(f"{wrapped} = arith.remui {scaled}, {e.const(INPUT_SIZE)} : index")
+    e.emit(f"{loaded} = memref.load %in[{wrapped}] : memref<{INPUT_SIZE}xf32>")
+    value = _convert(e, loaded, "f32", "i32")
+    e.emit(f"memref.store {value}, %ovA[{i}] : {OVERLAP_A}")
+    e.indent -= 2
+    e.emit("}")
+
+
+def _read_overlap_b(e: _Emitter, index: str) -> str:
+    j, loaded = e.fresh(), e.fresh()
+    e.emit(f"{j} = arith.remui {index}, {e.const(60)} : index")
+    e.emit(f"{loaded} = memref.load %ovB[{j}] : {OVERLAP_B}")
+    return _convert(e, loaded, "i32", "f32")
 
 
 def _emit(plan: _Plan, scalars: dict[int, int]) -> tuple[str, int]:
@@ -403,6 +604,7 @@ def _emit(plan: _Plan, scalars: dict[int, int]) -> tuple[str, int]:
     dynamic_funcs = [f for f in range(len(plan.funcs)) if plan.funcs[f][3]]
     arguments = [f"%in: memref<{INPUT_SIZE}xf32>", f"%out: memref<{out_size}xf32>"]
     arguments += [f"%n{f}: index" for f in dynamic_funcs]
+    arguments += [f"%s{j}: index" for j in range(len(plan.trip_values))]
     argument_types = ", ".join(a.split(": ", 1)[1] for a in arguments)
     e.emit(f"^bb0({', '.join(arguments)}):")
     # Linear thread and block ids.
@@ -432,6 +634,8 @@ def _emit(plan: _Plan, scalars: dict[int, int]) -> tuple[str, int]:
     for f in range(len(plan.funcs)):
         if f not in in_loop:
             _emit_alloc(e, plan, f, sizes)
+    if plan.overlap:
+        _emit_overlapping_aliases(e)
     stage_index = 0
     while stage_index < len(plan.stages):
         stage = plan.stages[stage_index]
@@ -441,7 +645,8 @@ def _emit(plan: _Plan, scalars: dict[int, int]) -> tuple[str, int]:
             continue
         loop = plan.loops[stage.loop]
         r = e.fresh()
-        e.emit(f"scf.for {r} = {e.const(0)} to {e.const(loop.trips)} step {e.const(1)} {{")
+        trips = e.const(loop.trips) if loop.trip_argument is None else f"%s{loop.trip_argument}"
+        e.emit(f"scf.for {r} = {e.const(0)} to {trips} step {e.const(1)} {{")
         e.indent += 2
         for s in loop.stages:
             _emit_stage(e, plan, plan.stages[s], sizes, r)
@@ -457,6 +662,8 @@ def _emit(plan: _Plan, scalars: dict[int, int]) -> tuple[str, int]:
     e.emit("%zero = arith.constant 0.0 : f32")
     for read in _emit_reads(e, plan, i, plan.output_sources, sizes, "f32"):
         value = _add(e, value, read, "f32")
+    if plan.overlap:
+        value = _add(e, value, _read_overlap_b(e, i), "f32")
     base = e.fresh()
     e.emit(f"{base} = arith.muli %bid, {e.const(OUTPUT_PER_BLOCK)} : index")
     position = e.fresh()
@@ -496,23 +703,38 @@ def _build(plan: _Plan) -> GeneratedKernel:
         )
         for f, (space, element, size, dynamic) in enumerate(plan.funcs)
     )
+    extra = sum(2 if b.kind == "if_both" else 1 for s in plan.stages for b in s.maybe_barriers)
     return GeneratedKernel(
         text=text,
         kernel="generated_kernel",
         grid=plan.grid,
         block=plan.block,
-        scalars=tuple(scalars[f] for f in sorted(scalars)),
+        scalars=(*(scalars[f] for f in sorted(scalars)), *plan.trip_values),
         funcs=funcs,
         n_stages=len(plan.stages) + 1,
+        extra_barriers=extra,
+        trip_arguments=len(plan.trip_values),
+        overlapping_aliases=plan.overlap,
     )
 
 
 def kernels(
-    *, dynamic_sizes: bool = True, loops: bool = True, heap: bool = True, max_funcs: int = 8
+    *,
+    dynamic_sizes: bool = True,
+    loops: bool = True,
+    heap: bool = True,
+    max_funcs: int = 8,
+    barrier_paths: bool = True,
+    overlapping_aliases: bool = True,
 ) -> st.SearchStrategy[GeneratedKernel]:
     """Random valid kernels with their launch and per-Func metadata; the options turn
-    off dynamic sizes, block-level loops or heap Funcs, and bound the Func count."""
+    off dynamic sizes, block-level loops (with them dynamic trip counts and barriers
+    that may not run), heap Funcs, barriers that may not run alone, the hand-written
+    overlapping aliases, and bound the count of random Funcs (a relay around a
+    barrier construct adds three more)."""
     if max_funcs < 2:
         raise ValueError("kernels need at least two Funcs")
-    options = KernelOptions(dynamic_sizes, loops, heap, max_funcs)
+    options = KernelOptions(
+        dynamic_sizes, loops, heap, max_funcs, barrier_paths, overlapping_aliases
+    )
     return _plans(options).map(_build)

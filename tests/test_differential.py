@@ -115,7 +115,7 @@ def _launch_of(kernel: GeneratedKernel) -> Launch:
     return Launch(grid=kernel.grid, block=kernel.block, scalars=tuple(map(float, kernel.scalars)))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kernels())
 def test_generated_kernels_keep_results_through_every_pass(kernel: GeneratedKernel):
     launch = _launch_of(kernel)

@@ -2,8 +2,11 @@
 
 A generator writes random kernels stage by stage (random Funcs of random element
 types and sizes in shared or heap memory, each used over a random range of stages,
-optionally a block-level loop with barriers around some stages) and knows, in its
-own terms, which Funcs may be live at the same time. The checker reads the fused IR
+optionally a block-level loop with barriers around some stages, and some stage
+barriers replaced by barriers that may not run: under a uniform `scf.if` in one
+branch, in an `scf.for` with a dynamic or zero trip count) and knows, in its own
+terms, which Funcs may be live at the same time (a barrier that may not run
+separates nothing). The checker reads the fused IR
 (each alias's backing, constant offset and byte size) and confirms that:
 
 - no two Funcs that may be live at the same time share a byte;
@@ -50,12 +53,30 @@ class GenFunc:
         return f"memref<{self.count}x{self.element}, {self.space} : i32>"
 
 
+WEAK_BARRIERS = {
+    "if_then": ("%cond{s} = arith.cmpi ugt, %n, %c1 : index", "scf.if %cond{s} {{\n{b}\n}}"),
+    "if_else": (
+        "%cond{s} = arith.cmpi ugt, %n, %c1 : index",
+        "scf.if %cond{s} {{\n}} else {{\n{b}\n}}",
+    ),
+    "for_dynamic": ("", "scf.for %j{s} = %c0 to %n step %c1 {{\n{b}\n}}"),
+    "for_zero": ("", "scf.for %j{s} = %c0 to %c0 step %c1 {{\n{b}\n}}"),
+}
+"""Barriers that may not run: each separates no stages."""
+
+
 @dataclass(frozen=True)
 class GenKernel:
     funcs: tuple[GenFunc, ...]
     stages: int
     loop: tuple[int, int] | None
     """Stages [a, b] wrapped in a block-level loop, with a barrier on its back edge."""
+    weak: tuple[tuple[int, str], ...] = ()
+    """(s, kind): the barrier after stage s is one of `WEAK_BARRIERS` (outside the loop)."""
+
+    def merged(self, stage: int) -> int:
+        """The stage index once the boundaries of weak barriers are removed."""
+        return stage - sum(1 for s, _ in self.weak if s < stage)
 
     def live_range(self, func: GenFunc) -> tuple[int, int]:
         """The stages during which `func` may be live, in the generator's terms."""
@@ -64,13 +85,14 @@ class GenKernel:
             a, b = self.loop
             if first <= b and a <= last:  # used inside the loop, allocated outside it
                 first, last = min(first, a), max(last, b)
-        return first, last
+        return self.merged(first), self.merged(last)
 
     def text(self) -> str:
         lines = [
             "builtin.module {",
             '  "gpu.module"() <{sym_name = "m"}> ({',
-            '    "gpu.func"() <{function_type = () -> (), kernel}> ({',
+            '    "gpu.func"() <{function_type = (index) -> (), kernel}> ({',
+            "    ^bb0(%n: index):",
             "      %c0 = arith.constant 0 : index",
             "      %c1 = arith.constant 1 : index",
             "      %c2 = arith.constant 2 : index",
@@ -92,7 +114,14 @@ class GenKernel:
                     lines.append(
                         f"      %r{stage}_{f.name} = memref.load %{f.name}[%c0] : {f.type}"
                     )
-            lines.append('      "gpu.barrier"() : () -> ()')
+            weak = dict(self.weak).get(stage)
+            if weak is None:
+                lines.append('      "gpu.barrier"() : () -> ()')
+            else:
+                setup, construct = WEAK_BARRIERS[weak]
+                text = construct.format(b='"gpu.barrier"() : () -> ()', s=stage)
+                setup = setup.format(s=stage)
+                lines += [f"      {line}" for line in [setup, *text.split("\n")] if line]
             if self.loop is not None and stage == self.loop[1]:
                 lines.append("      }")
         lines += [
@@ -126,7 +155,10 @@ def kernels(draw: st.DrawFn) -> GenKernel:
     if stages >= 2 and draw(st.booleans()):
         a = draw(st.integers(0, stages - 2))
         loop = (a, draw(st.integers(a + 1, stages - 1)))
-    return GenKernel(tuple(funcs), stages, loop)
+    outside = [s for s in range(stages - 1) if loop is None or not loop[0] - 1 <= s <= loop[1]]
+    chosen = draw(st.lists(st.sampled_from(outside), unique=True)) if outside else []
+    weak = tuple((s, draw(st.sampled_from(sorted(WEAK_BARRIERS)))) for s in sorted(chosen))
+    return GenKernel(tuple(funcs), stages, loop, weak)
 
 
 def fuse(text: str) -> builtin.ModuleOp:

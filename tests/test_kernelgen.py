@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.sim.loading import parse_module
 from handfused import fuse_shared
-from hypothesis import HealthCheck, given, settings
-from kernelgen import FuncSpec, GeneratedKernel, kernels
+from hypothesis import HealthCheck, Phase, find, given, settings
+from kernelgen import MAYBE_BARRIERS, FuncSpec, GeneratedKernel, kernels
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -28,8 +29,10 @@ def test_generated_kernels_run_race_free(kernel: GeneratedKernel):
 @SETTINGS
 @given(kernels())
 def test_metadata_matches_the_text(kernel: GeneratedKernel):
-    assert kernel.text.count('"gpu.barrier"()') == kernel.n_stages - 1
-    assert len(kernel.scalars) == sum(f.size_argument is not None for f in kernel.funcs)
+    barriers = kernel.n_stages - 1 + kernel.extra_barriers
+    assert kernel.text.count('"gpu.barrier"()') == barriers
+    sizes = sum(f.size_argument is not None for f in kernel.funcs)
+    assert len(kernel.scalars) == sizes + kernel.trip_arguments
     for func in kernel.funcs:
         extent = "?" if func.size_argument else str(func.size)
         memref_type = f"memref<{extent}x{func.element}, {func.space} : i32>"
@@ -84,7 +87,33 @@ def test_options_restrict_the_kernels(kernel: GeneratedKernel):
     assert all(f.space == 3 and f.size_argument is None for f in kernel.funcs)
     assert "scf.for %v" in kernel.text  # the strided per-thread loops remain
     assert kernel.scalars == ()
+    assert kernel.extra_barriers == 0
     assert not any(f.allocated_in_loop for f in kernel.funcs)
     assert (
         " = %c0 to " not in kernel.text
     )  # block-level loops count from 0, per-thread ones from %tid
+
+
+FEATURES = {
+    **{kind: f"// {kind}\n" for kind in MAYBE_BARRIERS},
+    "dynamic loop of stages": "to %s",
+    "overlapping aliases": '"gpu_alloc.alias"(%ov_b)',
+    "scf.while": "scf.while",
+}
+
+
+@pytest.mark.parametrize("feature", sorted(FEATURES))
+def test_the_generator_makes_every_construct(feature: str):
+    """Barriers under uniform ifs (one branch or both), loops with dynamic and zero
+    trip counts, scf.while, and overlapping aliases all appear (issue 10)."""
+    text = FEATURES[feature]
+    kernel = find(
+        kernels(),
+        lambda k: text in k.text,
+        settings=settings(
+            database=None, max_examples=500, derandomize=True, phases=[Phase.generate]
+        ),
+    )
+    assert text in kernel.text
+    if feature == "overlapping aliases":
+        assert kernel.overlapping_aliases

@@ -4,8 +4,9 @@ Guarantees:
 - every `gpu_alloc.alias(gpu_alloc.offset_pointer(b, off))` becomes
   `memref.view b[off][sizes]` of the same type; the alias, its pointer (once unused)
   and the alias's `gpu_alloc.dealloc`s disappear; the backing's dealloc stays;
-- every `memref.load`/`memref.store` (and `vector.load`/`vector.store`) through such a
-  view carries `alignment = N` (an i64 attribute, which MLIR reads as the access's
+- every access through such a view that takes an `alignment` attribute (those
+  `memory_effects.takes_alignment` names: `memref.load`/`store`, `vector.load`/`store`)
+  carries `alignment = N` (an i64 attribute, which MLIR reads as the access's
   alignment): the largest power of two dividing the byte offset, the backing's
   alignment and the access's own alignment (its `alignment` attribute, else its
   element size) — never the alignment the access had before the shift;
@@ -22,19 +23,13 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
+from gpu_alloc.transforms.memory_effects import takes_alignment
 from xdsl.context import Context
 from xdsl.dialects import memref, vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-ACCESS_OPS: tuple[type[Operation], ...] = (
-    memref.LoadOp,
-    memref.StoreOp,
-    vector.LoadOp,
-    vector.StoreOp,
-)
 
 
 def _backing_alignment(backing: SSAValue) -> int:
@@ -87,7 +82,7 @@ def flatten_alias(alias: AliasOp) -> None:
         user = use.operation
         if isinstance(user, DeallocOp):
             Rewriter.erase_op(user)
-        elif isinstance(user, ACCESS_OPS):
+        elif takes_alignment(user):
             alignment = min(shift_alignment, _own_alignment(user, memref_type))
             user.attributes["alignment"] = IntegerAttr(lowest_set_bit(alignment), 64)
     alias.memref.replace_all_uses_with(view.result)

@@ -49,7 +49,7 @@ from gpu_alloc.transforms.fusion_analysis import (
     plan_kernel,
 )
 from gpu_alloc.transforms.fusion_report import KernelReport, format_report
-from gpu_alloc.transforms.kernel_ir import kernels
+from gpu_alloc.transforms.kernel_ir import kernels, walk_ops
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
 from gpu_alloc.transforms.trip_bounds import value_at_last_trip
 from xdsl.builder import Builder
@@ -121,7 +121,7 @@ def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelRepo
     Plans every kernel first (all diagnostics), then rewrites them."""
     used_names = {
         o.alloc_name.data if isinstance(o, AllocOp) else o.alias_name.data
-        for o in module.walk()
+        for o in walk_ops(module)
         if isinstance(o, AllocOp | AliasOp)
     }
 

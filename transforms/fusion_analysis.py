@@ -22,8 +22,10 @@ from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     enclosing_ops,
+    is_thread_dependent_control,
     kernel_name,
     next_power_of_two,
+    walk_ops,
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.trip_bounds import is_non_decreasing
@@ -93,7 +95,7 @@ def plan_kernel(
 ) -> KernelPlan:
     """Everything `fuse-gpu-allocs` will do to `kernel`; raises on any user error."""
     entry = kernel.body.blocks[0]
-    allocs = [o for o in kernel.walk() if isinstance(o, AllocOp) and not is_backing(o)]
+    allocs = [o for o in walk_ops(kernel) if isinstance(o, AllocOp) and not is_backing(o)]
     block_level = [a for a in allocs if a.space != MemorySpace.PRIVATE]
     depends_on_thread = ThreadDependence(kernel)
     for alloc in block_level:
@@ -124,14 +126,7 @@ def _check_block_level(
     kernel: gpu.FuncOp, alloc: AllocOp, depends_on_thread: ThreadDependence
 ) -> None:
     for parent in enclosing_ops(alloc, stop=kernel):
-        thread_dependent = (
-            isinstance(parent, scf.IfOp)
-            and depends_on_thread(parent.cond)
-            or isinstance(parent, scf.ForOp)
-            and any(depends_on_thread(v) for v in (parent.lb, parent.ub, parent.step))
-            or not isinstance(parent, scf.IfOp | scf.ForOp)
-        )
-        if thread_dependent:
+        if is_thread_dependent_control(parent, depends_on_thread):
             raise GpuAllocPassError(
                 f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}' is under "
                 f"thread-dependent control flow ('{parent.name}'); block-level "

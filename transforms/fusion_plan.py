@@ -53,8 +53,8 @@ def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) ->
     static = [k for k, s in enumerate(slots) if s.static_bytes is not None]
     items = [
         PackItem(
-            slots[k].lifetime.first,
-            slots[k].lifetime.last + 1,
+            slots[k].lifetime.start,
+            slots[k].lifetime.end,
             slots[k].static_bytes or 0,
             slots[k].alignment,
         )

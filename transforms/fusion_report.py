@@ -59,7 +59,7 @@ def format_report(reports: Sequence[KernelReport]) -> str:
             for row in summary.rows:
                 lines.append(
                     f"  {row.name:<16} {SPACE_NAMES[row.space]:<7} {_bytes(row.bytes):>8} "
-                    f"{_bytes(row.offset):>8}  [{row.lifetime.first}, {row.lifetime.last}]"
+                    f"{_bytes(row.offset):>8}  [{row.lifetime.start}, {row.lifetime.end - 1}]"
                 )
             plan = summary.plan
             dynamic = " + dynamic" if plan.dynamic_order else ""

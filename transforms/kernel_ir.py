@@ -7,11 +7,11 @@ thread-dependent control flow is "block level".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects import gpu, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 THREAD_ID_OPS: tuple[type[Operation], ...] = (gpu.ThreadIdOp, gpu.LaneIdOp, gpu.GlobalIdOp)
@@ -24,17 +24,6 @@ BLOCK_UNIFORM_OPS: tuple[type[Operation], ...] = (
 )
 """Ops without memory effects whose value is the same for every thread of a block."""
 
-VIEW_OPS: tuple[type[Operation], ...] = (
-    memref.ViewOp,
-    memref.SubviewOp,
-    memref.CastOp,
-    memref.ReinterpretCastOp,
-    memref.ExpandShapeOp,
-    memref.CollapseShapeOp,
-    memref.MemorySpaceCastOp,
-)
-"""Ops whose memref result aliases their first memref operand."""
-
 
 def is_kernel(op: Operation) -> bool:
     return isinstance(op, gpu.FuncOp) and (
@@ -43,7 +32,7 @@ def is_kernel(op: Operation) -> bool:
 
 
 def kernels(module: ModuleOp) -> Iterator[gpu.FuncOp]:
-    for op in module.walk():
+    for op in walk_ops(module):
         if is_kernel(op):
             assert isinstance(op, gpu.FuncOp)
             yield op
@@ -65,62 +54,159 @@ def enclosing_ops(op: Operation, stop: Operation) -> Iterator[Operation]:
         parent = parent.parent_op()
 
 
-def ancestor_in_block(op: Operation, block: Block) -> Operation | None:
-    """The ancestor of `op` (or `op` itself) that sits directly in `block`."""
-    current: Operation | None = op
-    while current is not None and current.parent_block() is not block:
-        current = current.parent_op()
-    return current
+def walk_ops(op: Operation) -> Iterator[Operation]:
+    """`op` and every op nested in it, in program order, without recursion (xDSL's
+    `Operation.walk` nests one generator per region level and hits Python's recursion
+    limit on deeply nested kernels)."""
+    stack: list[Iterator[Operation]] = [iter((op,))]
+    while stack:
+        current = next(stack[-1], None)
+        if current is None:
+            stack.pop()
+            continue
+        yield current
+        if current.regions:
+            stack.append(
+                nested
+                for region in current.regions
+                for block in region.blocks
+                for nested in block.ops
+            )
+
+
+def ops_with_barriers(root: Operation) -> set[Operation]:
+    """Every op under `root` (itself included) that contains a `gpu.barrier`."""
+    found: set[Operation] = set()
+    for op in walk_ops(root):
+        if isinstance(op, gpu.BarrierOp):
+            current: Operation | None = op
+            while current is not None and current not in found:
+                found.add(current)
+                current = None if current is root else current.parent_op()
+    return found
 
 
 def contains_barrier(op: Operation) -> bool:
-    return any(isinstance(o, gpu.BarrierOp) for o in op.walk())
+    return any(isinstance(o, gpu.BarrierOp) for o in walk_ops(op))
 
 
 class ThreadDependence:
     """Answers whether a value may differ between the threads of one block.
 
-    Conservative: values read from memory, results of ops with regions and block
-    arguments other than the kernel's own and the induction variables of
-    block-uniform `scf.for` loops count as thread-dependent.
+    Solved once per kernel as a fixed point over the whole body (no recursion, so any
+    nesting depth works), starting from "every value is uniform" and marking values
+    dependent until nothing changes. A value is thread-dependent if it is a thread id,
+    is read from memory or made by an op with other effects, is computed from a
+    dependent value, or is a block argument the analysis does not model (blocks of an
+    unstructured body, regions of unknown ops). Structured control flow is modelled:
+
+    - `scf.if` results: dependent iff the condition or a value yielded for that result
+      by either branch is;
+    - `scf.for`: the induction variable, iteration arguments and results depend on
+      the bounds and step, and the iteration arguments and results on their initial
+      value and the value yielded for them;
+    - `scf.while`: the "before" arguments depend on the initial values and on what the
+      "after" region yields; the "after" arguments and the results on what
+      `scf.condition` forwards and on its condition; so a counter that starts at a
+      constant and steps by a constant is uniform.
+
+    Values the analysis has not seen (made after it ran) count as dependent.
     """
 
     def __init__(self, kernel: gpu.FuncOp):
-        self._entry = kernel.body.blocks[0]
-        self._cache: dict[SSAValue, bool] = {}
+        self._known: set[SSAValue] = set()
+        self._dependent: set[SSAValue] = set()
+        self._feeds: dict[SSAValue, list[SSAValue]] = {}
+        seeds: list[SSAValue] = []
+        for op in walk_ops(kernel):
+            self._known.update(op.results)
+            for region in op.regions:
+                for block in region.blocks:
+                    self._known.update(block.args)
+            if op is not kernel:
+                seeds += self._model(op)
+        for block in list(kernel.body.blocks)[1:]:
+            seeds += block.args
+        self._propagate(seeds)
 
     def __call__(self, value: SSAValue) -> bool:
-        if value in self._cache:
-            return self._cache[value]
-        self._cache[value] = True  # cycles (loop-carried values) stay dependent
-        result = self._compute(value)
-        self._cache[value] = result
-        return result
+        return value in self._dependent or value not in self._known
 
-    def _compute(self, value: SSAValue) -> bool:
-        if isinstance(value, BlockArgument):
-            if value.block is self._entry:
-                return False
-            loop = value.block.parent_op()
-            if isinstance(loop, scf.ForOp) and value.index == 0:
-                return any(self(v) for v in (loop.lb, loop.ub, loop.step))
-            return True
-        op = value.owner
-        assert isinstance(op, Operation)
+    def _depends(self, targets: Sequence[SSAValue], sources: Sequence[SSAValue]) -> None:
+        for source in sources:
+            self._feeds.setdefault(source, []).extend(targets)
+
+    def _model(self, op: Operation) -> list[SSAValue]:
+        """Records what `op`'s results and region arguments depend on; returns the
+        values that are dependent whatever their inputs."""
         if isinstance(op, THREAD_ID_OPS):
-            return True
+            return list(op.results)
         if isinstance(op, BLOCK_UNIFORM_OPS):
-            return False
-        if op.regions or not is_side_effect_free(op):
-            return True
-        return any(self(operand) for operand in op.operands)
+            return []
+        if isinstance(op, scf.IfOp):
+            self._depends(op.results, [op.cond])
+            for region in op.regions:
+                for block in region.blocks:
+                    self._model_yield(block, op.results)
+            return []
+        if isinstance(op, scf.ForOp):
+            body = op.body.block
+            self._depends([*body.args, *op.results], [op.lb, op.ub, op.step])
+            for k, init in enumerate(op.iter_args):
+                self._depends([body.args[k + 1], op.results[k]], [init])
+            self._model_yield(body, body.args[1:])
+            self._model_yield(body, op.results)
+            return []
+        if isinstance(op, scf.WhileOp):
+            return self._model_while(op)
+        if op.regions:
+            return [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+        if not is_side_effect_free(op):
+            return list(op.results)
+        self._depends(op.results, op.operands)
+        return []
+
+    def _model_yield(self, block: Block, targets: Sequence[SSAValue]) -> None:
+        terminator = block.last_op
+        if terminator is None:
+            return
+        for target, value in zip(targets, terminator.operands, strict=False):
+            self._depends([target], [value])
+
+    def _model_while(self, op: scf.WhileOp) -> list[SSAValue]:
+        before = op.before_region.blocks[0]
+        after = op.after_region.blocks[0]
+        for k, init in enumerate(op.arguments):
+            self._depends([before.args[k]], [init])
+        self._model_yield(after, before.args)
+        condition = before.last_op
+        if not isinstance(condition, scf.ConditionOp):
+            return [*before.args, *after.args, *op.results]
+        exits = [*after.args, *op.results, *before.args]
+        self._depends(exits, [condition.condition])
+        for k, value in enumerate(condition.args):
+            self._depends([after.args[k], op.results[k]], [value])
+        return []
+
+    def _propagate(self, seeds: list[SSAValue]) -> None:
+        work = list(seeds)
+        while work:
+            value = work.pop()
+            if value in self._dependent:
+                continue
+            self._dependent.add(value)
+            work.extend(self._feeds.get(value, ()))
 
 
-def memref_users(value: SSAValue) -> Iterator[Operation]:
-    """Every op that uses `value` directly or through a chain of view-like ops."""
-    for use in value.uses:
-        user = use.operation
-        yield user
-        if isinstance(user, VIEW_OPS) and use.index == 0:
-            for result in user.results:
-                yield from memref_users(result)
+def is_thread_dependent_control(op: Operation, depends_on_thread: ThreadDependence) -> bool:
+    """Whether the threads of a block may take different paths through `op`'s regions:
+    an `scf.if` on a dependent condition, an `scf.for` with dependent bounds or step,
+    an `scf.while` whose `scf.condition` is dependent, or any other op with regions."""
+    if isinstance(op, scf.IfOp):
+        return depends_on_thread(op.cond)
+    if isinstance(op, scf.ForOp):
+        return any(depends_on_thread(v) for v in (op.lb, op.ub, op.step))
+    if isinstance(op, scf.WhileOp):
+        condition = op.before_region.blocks[0].last_op
+        return not isinstance(condition, scf.ConditionOp) or depends_on_thread(condition.condition)
+    return True
