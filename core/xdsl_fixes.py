@@ -73,9 +73,7 @@ def _fix_int_for_float_options() -> None:
         try:
             return original(value, dest_type)
         except ValueError:
-            if not value or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value
-            ):
+            if not value or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
                 raise
             return original(tuple(float(v) for v in value), dest_type)
 
