@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
@@ -60,6 +62,18 @@ def internal_errors_in_one_line(tool: str) -> Iterator[None]:
             file=sys.stderr,
         )
         sys.exit(1)
+
+
+def one_line_usage_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Makes `parser` report a command-line mistake as one line (`prog: error: ...`) with
+    exit code 1, like every other user error, instead of argparse's usage text and 2."""
+
+    def error(message: str) -> NoReturn:
+        print(f"{parser.prog}: error: {message} (see --help)", file=sys.stderr)
+        sys.exit(1)
+
+    parser.error = error  # pyright: ignore[reportAttributeAccessIssue]
+    return parser
 
 
 DEEP_STACK_BYTES = 512 * 1024 * 1024

@@ -215,9 +215,17 @@ def _scalar(value: float, arg_type: Attribute, name: str) -> object:
         dtype = numpy_dtype(arg_type)
     except SimulationError:
         raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}") from None
-    if dtype.kind in "ib" and value != int(value):
+    if dtype.kind in "ib" and not (np.isfinite(value) and value == int(value)):
         raise SimulationError(f"kernel argument %{name} : {arg_type} needs an integer, got {value}")
     if isinstance(arg_type, IntegerType | IndexType):
+        low, high = (
+            (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)) if dtype.kind == "i" else (0, 1)
+        )
+        if not low <= int(value) <= high:
+            raise SimulationError(
+                f"kernel argument %{name} : {arg_type}: {int(value)} is out of range "
+                f"[{low}, {high}]"
+            )
         return dtype.type(int(value))
     return dtype.type(value)
 

@@ -21,7 +21,12 @@ from collections.abc import Callable, Sequence
 from io import BytesIO
 from typing import IO, cast
 
-from gpu_alloc.errors import GpuAllocPassError, UserInputError, run_tool
+from gpu_alloc.errors import (
+    GpuAllocPassError,
+    UserInputError,
+    one_line_usage_errors,
+    run_tool,
+)
 from gpu_alloc.tools.diagnostics import (
     SourceMap,
     format_op_error,
@@ -57,6 +62,8 @@ class GpuAllocOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        arg_parser.prog = "gpu-alloc-opt"
+        one_line_usage_errors(arg_parser)
         arg_parser.add_argument(
             "--verify-each",
             default=False,
