@@ -1,7 +1,7 @@
 """`gpu-alloc-sim`: run a kernel over a grid on seeded random arguments.
 
     gpu-alloc-sim KERNEL.mlir [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z]
-                  [--seed N] [--scalars V,...] [--out DIR]
+                  [--seed N] [--scalars V,...] [--out DIR] [--max-steps N]
 
 Prints `NAME SHAPExTYPE sha256=HEX` for every memref argument after the run (so two
 runs compare by their output), then any races on stderr. Exit codes: 0 ok, 1 bad
@@ -55,13 +55,22 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--kernel", help="kernel (gpu.func) to run; default: the only one")
     parser.add_argument("--grid", type=_sizes, required=True, help="blocks: X[,Y,Z]")
     parser.add_argument("--block", type=_sizes, required=True, help="threads per block: X[,Y,Z]")
-    parser.add_argument("--seed", type=_seed, default=0, help="seed of the random arguments")
+    parser.add_argument(
+        "--seed", type=_non_negative, default=0, help="seed of the random arguments"
+    )
     parser.add_argument("--scalars", type=_scalars, default=[], help="scalar arguments: V,...")
     parser.add_argument("--out", help="directory to save each memref argument as NAME.npy")
+    parser.add_argument(
+        "--max-steps",
+        type=_non_negative,
+        default=None,
+        metavar="N",
+        help="stop with an error after N thread-steps (one op in one thread; default: no limit)",
+    )
     return one_line_usage_errors(parser)
 
 
-def _seed(text: str) -> int:
+def _non_negative(text: str) -> int:
     try:
         seed = int(text)
     except ValueError:
@@ -103,8 +112,18 @@ def main(args: Sequence[str] | None = None) -> None:
     run_tool("gpu-alloc-sim", lambda: _run(args))
 
 
+MAX_THREADS_PER_BLOCK = 1024
+"""CUDA's limit on the threads of one block."""
+
+
 def _run(args: Sequence[str] | None) -> None:
-    options = _parser().parse_args(args)
+    parser = _parser()
+    options = parser.parse_args(args)
+    threads = int(np.prod(options.block))
+    if threads > MAX_THREADS_PER_BLOCK:
+        parser.error(
+            f"argument --block: at most {MAX_THREADS_PER_BLOCK} threads per block, got {threads}"
+        )
     try:
         module = load_module(options.input)
         result = simulate(
@@ -114,6 +133,7 @@ def _run(args: Sequence[str] | None) -> None:
             kernel=options.kernel,
             seed=options.seed,
             scalars=options.scalars,
+            max_thread_steps=options.max_steps,
         )
         sys.exit(report(result, options.out))
     except MemoryError:

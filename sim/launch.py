@@ -96,11 +96,13 @@ def simulate(
     kernel: str | None = None,
     seed: int = 0,
     scalars: Sequence[float] = (),
+    max_thread_steps: int | None = None,
 ) -> SimulationResult:
-    """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads."""
+    """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads
+    (stopping with a `SimulationError` after `max_thread_steps` thread-steps, if given)."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
-    launch = LaunchState(grid3, block3)
+    launch = LaunchState(grid3, block3, max_thread_steps=max_thread_steps)
     values, results = _make_arguments(func, launch, seed, list(scalars))
     interpreter = BlockInterpreter(launch, func)
     with np.errstate(all="ignore"):

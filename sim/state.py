@@ -78,6 +78,8 @@ class LaunchState:
     races: dict[tuple[object, ...], Race] = field(default_factory=dict[tuple[object, ...], Race])
     race_count: int = 0
     thread_steps: int = 0
+    max_thread_steps: int | None = None
+    """A cap on `thread_steps` (`--max-steps`): past it the simulation stops with an error."""
     shared_by_blocks: dict[object, Arena] = field(default_factory=dict[object, Arena])
     _func_ids: dict[str, int] = field(default_factory=dict[str, int])
 

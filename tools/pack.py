@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
+from gpu_alloc.errors import one_line_usage_errors, run_tool
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.transforms.packing import (
     DEFAULT_TIME_LIMIT,
@@ -45,10 +45,7 @@ MAX_TOTAL_BYTES = 2**62
 
 def read_instance(path: Path) -> tuple[list[str], list[dict[str, str]], list[PackItem]]:
     """The CSV's header, its rows and one `PackItem` per row."""
-    try:
-        text = read_input(path).decode("utf-8")
-    except UserInputError as error:
-        raise InputError(str(error).replace(": error: ", ": ", 1)) from None
+    text = read_input(path).decode("utf-8")  # file problems: a UserInputError, printed as is
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""))
         header = list(reader.fieldnames or [])
@@ -97,10 +94,7 @@ def write_solution(
     writer.writeheader()
     for row, offset in zip(rows, offsets, strict=True):
         writer.writerow({**row, "offset": offset})
-    try:
-        write_output(path, stream.getvalue())
-    except UserInputError as error:
-        raise InputError(str(error).replace(": error: ", ": ", 1)) from None
+    write_output(path, stream.getvalue())
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
