@@ -369,9 +369,10 @@ def check_case(
 
 def _problem(tool: str, outcome: Outcome) -> str | None:
     both = outcome.out + outcome.err
-    if "internal error" in both or "Traceback" in both:
-        lines = [line for line in outcome.err.splitlines() if line.strip()]
-        return f"exit {outcome.code}: {lines[-1] if lines else both[-200:]}"
+    for marker in ("internal error", "Traceback"):
+        if marker in both:
+            lines = [line for line in outcome.err.splitlines() if line.strip()]
+            return f"{marker} (exit {outcome.code}): {lines[-1] if lines else both[-200:]}"
     if outcome.code not in ALLOWED_CODES[tool]:
         return f"exit code {outcome.code}: {outcome.err.strip()[:200]}"
     return None
