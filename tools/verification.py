@@ -120,8 +120,9 @@ class _Dominance:
                 return False
             if ancestor_block is block:
                 return definer is None or self._is_before(definer, ancestor, block)
-            if ancestor_block.parent is not None and ancestor_block.parent is block.parent:
-                return block in self._block_dominators(block.parent)[ancestor_block]
+            region = ancestor_block.parent
+            if region is not None and region is block.parent:
+                return block in self._block_dominators(region)[ancestor_block]
             ancestor = ancestor.parent_op()
         return False
 
