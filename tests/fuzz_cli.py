@@ -5,7 +5,7 @@ Seeds are the examples, the simulator's test kernels, every lit input (split at
 `// -----`) and a few MiniMalloc-format CSVs. Each case applies one to three seeded
 mutations (delete, duplicate or swap lines, truncate, extreme numbers, flipped types,
 renamed values, random bytes, non-ASCII names) and sometimes a bad option, runs the tool
-in-process and fails when:
+in-process (the PTX target in a child process) and fails when:
 
 * the output (stdout or stderr) says "internal error" or holds a Python traceback;
 * the exit code is not 0 or 1 (`gpu-alloc-sim`: also 3, 4 or 5);
@@ -26,6 +26,7 @@ import contextlib
 import io
 import random
 import re
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -343,6 +344,21 @@ def run_tool(tool: str, args: Sequence[str]) -> Outcome:
     return Outcome(code, out.getvalue(), err.getvalue())
 
 
+def run_in_subprocess(tool: str, args: Sequence[str]) -> Outcome:
+    """Runs one tool in a child process: for the PTX target, where a crash in LLVM aborts
+    the process (and must count as a failure, not end the fuzzer)."""
+    module = {
+        "opt": "gpu_alloc.tools.opt",
+        "sim": "gpu_alloc.sim.cli",
+        "pack": "gpu_alloc.tools.pack",
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", module[tool], *args], capture_output=True, text=True, check=False
+    )
+    code = result.returncode if result.returncode >= 0 else 128 - result.returncode
+    return Outcome(code, result.stdout, result.stderr)
+
+
 def check_case(
     case: Case, directory: Path, codes: dict[tuple[str, int], int] | None = None
 ) -> str | None:
@@ -350,7 +366,8 @@ def check_case(
     suffix = ".csv" if case.tool == "pack" else ".mlir"
     path = directory / f"case{case.number}{suffix}"
     path.write_bytes(case.text.encode("utf-8", errors="surrogatepass"))
-    outcome = run_tool(case.tool, [str(path), *case.options])
+    runner = run_in_subprocess if "-t" in case.options else run_tool
+    outcome = runner(case.tool, [str(path), *case.options])
     if codes is not None:
         codes[(case.tool, outcome.code)] = codes.get((case.tool, outcome.code), 0) + 1
     problem = _problem(case.tool, outcome)

@@ -79,6 +79,11 @@ IR_MISTAKES: list[tuple[str, Callable[[str], str], str]] = [
         use_inside_region_before_def,
         ":8:9: error: operand #2 of 'memref.store' (%t) is used before it is defined",
     ),
+    (
+        "empty kernel name",
+        lambda s: s.replace('{sym_name = "k"}', '{sym_name = ""}'),
+        ":3:5: error: 'gpu.func' has an empty symbol name",
+    ),
     ("non-UTF-8 input", lambda s: s.replace('"f"', '"\udcff"'), ":7:42: error: not UTF-8 text"),
 ]
 

@@ -8,6 +8,7 @@
 * SSA dominance: a value is used only where its definition dominates the use (same
   block: defined above; a nested region: defined above the enclosing op; another block
   of a CFG region: a dominating block). The error points at the use;
+* symbols: no empty `sym_name` (a kernel named "" cannot be emitted);
 * memref sizes: no dimension, element count or byte size of a static memref type above
   2^63 - 1 (what an `index` holds).
 
@@ -16,7 +17,7 @@ The walk is iterative, so deeply nested IR is no problem for this part.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
 MAX_INDEX = 2**63 - 1
@@ -26,7 +27,9 @@ def first_invalid_op(module: Operation) -> tuple[Operation, str] | None:
     """The first op (innermost first, then in order) that does not verify, with why."""
     dominance = _Dominance()
     for op in _post_order(module):
-        message = _op_error(op) or _size_error(op) or dominance.use_error(op)
+        message = (
+            _op_error(op) or _symbol_error(op) or _size_error(op) or dominance.use_error(op)
+        )
         if message is not None:
             return op, message
     return None
@@ -54,6 +57,13 @@ def _op_error(op: Operation) -> str | None:
         raise
     except Exception as error:  # xDSL verifiers raise more than VerifyException
         return str(error) or type(error).__name__
+    return None
+
+
+def _symbol_error(op: Operation) -> str | None:
+    name = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    if isinstance(name, StringAttr) and not name.data:
+        return f"'{op.name}' has an empty symbol name"
     return None
 
 
