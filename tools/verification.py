@@ -27,9 +27,7 @@ def first_invalid_op(module: Operation) -> tuple[Operation, str] | None:
     """The first op (innermost first, then in order) that does not verify, with why."""
     dominance = _Dominance()
     for op in _post_order(module):
-        message = (
-            _op_error(op) or _symbol_error(op) or _size_error(op) or dominance.use_error(op)
-        )
+        message = _op_error(op) or _symbol_error(op) or _size_error(op) or dominance.use_error(op)
         if message is not None:
             return op, message
     return None
