@@ -63,7 +63,7 @@ def measure(count: int) -> dict[str, float]:
     return {"parse": parse, "print": printing, "before": before, "after": after}
 
 
-def table(sizes: list[int]) -> list[str]:
+def table(sizes: list[int], output: Path | None = None) -> list[str]:
     lines = [
         "# Driver overhead: verification convention (issue 15 §2)",
         "",
@@ -86,6 +86,8 @@ def table(sizes: list[int]) -> list[str]:
             f"{m['before'] / base:.2f} | {m['after']:.2f} | {m['after'] / base:.2f} |"
         )
         print(lines[-1], flush=True)
+        if output is not None:  # row by row: a long run keeps what it measured
+            output.write_text("\n".join([*lines, ""]))
     return [*lines, ""]
 
 
@@ -95,7 +97,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=Path(__file__).parent / "driver_results.md")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    args.output.write_text("\n".join(table(sizes)))
+    args.output.write_text("\n".join(table(sizes, args.output)))
     print(f"wrote {args.output}")
 
 
