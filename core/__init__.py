@@ -4,3 +4,7 @@ Subpackages: `gpu_alloc.dialect` (ops and types), `gpu_alloc.transforms` (passes
 the packing algorithm), `gpu_alloc.lowering` (to gpu/memref and PTX),
 `gpu_alloc.tools` (command-line drivers).
 """
+
+from gpu_alloc import xdsl_fixes as _xdsl_fixes
+
+_xdsl_fixes.apply()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
@@ -20,6 +23,11 @@ class GpuAllocPassError(PassFailedException):
         self.op = op
 
 
+class UserInputError(Exception):
+    """A mistake in a tool's input or command line, already worded as one line for the user
+    (`file:line:col: error: ...` or `file: error: ...`). Tools print it and exit with 1."""
+
+
 def not_implemented(pass_name: str) -> GpuAllocPassError:
     return GpuAllocPassError(f"pass '{pass_name}' is not implemented yet")
 
@@ -29,11 +37,21 @@ TRACEBACK_VARIABLE = "GPU_ALLOC_TRACEBACK"
 
 @contextmanager
 def internal_errors_in_one_line(tool: str) -> Iterator[None]:
-    """For a command-line tool's main: an unexpected exception (a bug) still ends in
-    one line on stderr and exit code 1, unless GPU_ALLOC_TRACEBACK is set."""
+    """For a command-line tool's main: a `UserInputError` is printed as it is; an unexpected
+    exception (a bug) still ends in one line on stderr; exit code 1 either way (the
+    traceback of a bug is shown when GPU_ALLOC_TRACEBACK is set)."""
     try:
         yield
     except (KeyboardInterrupt, BrokenPipeError):
+        sys.exit(1)
+    except UserInputError as error:
+        print(str(error), file=sys.stderr)
+        sys.exit(1)
+    except RecursionError:
+        print(f"{tool}: error: input nested too deeply to process", file=sys.stderr)
+        sys.exit(1)
+    except MemoryError:
+        print(f"{tool}: error: out of memory", file=sys.stderr)
         sys.exit(1)
     except Exception as error:
         if os.environ.get(TRACEBACK_VARIABLE):
@@ -44,3 +62,46 @@ def internal_errors_in_one_line(tool: str) -> Iterator[None]:
             file=sys.stderr,
         )
         sys.exit(1)
+
+
+def one_line_usage_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Makes `parser` report a command-line mistake as one line (`prog: error: ...`) with
+    exit code 1, like every other user error, instead of argparse's usage text and 2."""
+
+    def error(message: str) -> NoReturn:
+        print(f"{parser.prog}: error: {message} (see --help)", file=sys.stderr)
+        sys.exit(1)
+
+    parser.error = error  # pyright: ignore[reportAttributeAccessIssue]
+    return parser
+
+
+DEEP_STACK_BYTES = 512 * 1024 * 1024
+DEEP_RECURSION_LIMIT = 200_000
+
+
+def run_tool(tool: str, body: Callable[[], None]) -> None:
+    """Runs a command-line tool's `body` with one-line errors, on a thread with a deep stack:
+    xDSL's parser, printer and verifier recurse once per nesting level of the IR, so
+    hundreds of nested regions must not end in a `RecursionError`."""
+    outcome: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            with internal_errors_in_one_line(tool):
+                body()
+        except BaseException as error:  # SystemExit included: re-raised on the main thread
+            outcome.append(error)
+
+    previous_stack = threading.stack_size(DEEP_STACK_BYTES)
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous_limit, DEEP_RECURSION_LIMIT))
+    try:
+        worker = threading.Thread(target=guarded, name=tool)
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(previous_stack)
+        sys.setrecursionlimit(previous_limit)
+    if outcome:
+        raise outcome[0]

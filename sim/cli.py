@@ -1,11 +1,11 @@
 """`gpu-alloc-sim`: run a kernel over a grid on seeded random arguments.
 
     gpu-alloc-sim KERNEL.mlir [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z]
-                  [--seed N] [--scalars V,...] [--out DIR]
+                  [--seed N] [--scalars V,...] [--out DIR] [--max-steps N]
 
 Prints `NAME SHAPExTYPE sha256=HEX` for every memref argument after the run (so two
 runs compare by their output), then any races on stderr. Exit codes: 0 ok, 1 bad
-input or unsupported IR, 2 bad command line, 3 data race, 4 a barrier not reached by
+input, a bad command line or unsupported IR, 3 data race, 4 a barrier not reached by
 every thread of a block, 5 an out-of-bounds access or view.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from gpu_alloc.errors import internal_errors_in_one_line
+from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.sim.loading import load_module
@@ -51,24 +51,40 @@ def _parser() -> argparse.ArgumentParser:
         prog="gpu-alloc-sim",
         description="Simulate a gpu.module kernel over a grid and check it for data races.",
     )
-    parser.add_argument("input", help="MLIR file containing a gpu.module")
+    parser.add_argument("input", help="MLIR file containing a gpu.module (-: standard input)")
     parser.add_argument("--kernel", help="kernel (gpu.func) to run; default: the only one")
     parser.add_argument("--grid", type=_sizes, required=True, help="blocks: X[,Y,Z]")
     parser.add_argument("--block", type=_sizes, required=True, help="threads per block: X[,Y,Z]")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random arguments")
+    parser.add_argument(
+        "--seed", type=_non_negative, default=0, help="seed of the random arguments"
+    )
     parser.add_argument("--scalars", type=_scalars, default=[], help="scalar arguments: V,...")
     parser.add_argument("--out", help="directory to save each memref argument as NAME.npy")
-    return parser
+    parser.add_argument(
+        "--max-steps",
+        type=_non_negative,
+        default=None,
+        metavar="N",
+        help="stop with an error after N thread-steps (one op in one thread; default: no limit)",
+    )
+    return one_line_usage_errors(parser)
+
+
+def _non_negative(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'")
+    return seed
 
 
 def report(result: SimulationResult, out: str | None) -> int:
+    if out is not None:
+        save_arguments(result, Path(out))
     for argument in result.arguments:
         print(argument.line())
-    if out is not None:
-        directory = Path(out)
-        directory.mkdir(parents=True, exist_ok=True)
-        for argument in result.arguments:
-            np.save(directory / f"{argument.name}.npy", argument.array)
     for race in result.races:
         print(f"gpu-alloc-sim: {race.describe()}", file=sys.stderr)
     if result.races:
@@ -80,26 +96,55 @@ def report(result: SimulationResult, out: str | None) -> int:
     return 0
 
 
+def save_arguments(result: SimulationResult, directory: Path) -> None:
+    """Saves each memref argument as NAME.npy (before anything is printed)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for argument in result.arguments:
+            np.save(directory / f"{argument.name}.npy", argument.array)
+    except OSError as error:
+        raise UserInputError(
+            f"{directory}: error: cannot write: {error.strerror or error}"
+        ) from None
+
+
 def main(args: Sequence[str] | None = None) -> None:
-    options = _parser().parse_args(args)
-    with internal_errors_in_one_line("gpu-alloc-sim"):
-        try:
-            module = load_module(options.input)
-            result = simulate(
-                module,
-                grid=options.grid,
-                block=options.block,
-                kernel=options.kernel,
-                seed=options.seed,
-                scalars=options.scalars,
-            )
-            sys.exit(report(result, options.out))
-        except SimulationError as error:
-            print(
-                f"gpu-alloc-sim: error: {error}" if "error:" not in str(error) else str(error),
-                file=sys.stderr,
-            )
-            sys.exit(error.exit_code)
+    run_tool("gpu-alloc-sim", lambda: _run(args))
+
+
+MAX_THREADS_PER_BLOCK = 1024
+"""CUDA's limit on the threads of one block."""
+
+
+def _run(args: Sequence[str] | None) -> None:
+    parser = _parser()
+    options = parser.parse_args(args)
+    threads = int(np.prod(options.block))
+    if threads > MAX_THREADS_PER_BLOCK:
+        parser.error(
+            f"argument --block: at most {MAX_THREADS_PER_BLOCK} threads per block, got {threads}"
+        )
+    try:
+        module = load_module(options.input)
+        result = simulate(
+            module,
+            grid=options.grid,
+            block=options.block,
+            kernel=options.kernel,
+            seed=options.seed,
+            scalars=options.scalars,
+            max_thread_steps=options.max_steps,
+        )
+        sys.exit(report(result, options.out))
+    except MemoryError:
+        print("gpu-alloc-sim: error: out of memory (an allocation too large)", file=sys.stderr)
+        sys.exit(1)
+    except SimulationError as error:
+        print(
+            f"gpu-alloc-sim: error: {error}" if "error:" not in str(error) else str(error),
+            file=sys.stderr,
+        )
+        sys.exit(error.exit_code)
 
 
 if __name__ == "__main__":

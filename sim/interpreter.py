@@ -107,7 +107,12 @@ class BlockInterpreter:
                 self.launch.thread_steps += steps
                 raise SimulationError(f"op '{name}' is not supported by the simulator")
             handler(op, mask)
-        self.launch.thread_steps += steps + active
+        launch = self.launch
+        launch.thread_steps += steps + active
+        if launch.max_thread_steps is not None and launch.thread_steps > launch.max_thread_steps:
+            raise SimulationError(
+                f"stopped after {launch.max_thread_steps} thread-steps (--max-steps)"
+            )
         return terminator
 
     def _run_region(self, region: Region, arguments: Sequence[Value], mask: Mask) -> list[Value]:

@@ -94,11 +94,13 @@ def simulate(
     kernel: str | None = None,
     seed: int = 0,
     scalars: Sequence[float] = (),
+    max_thread_steps: int | None = None,
 ) -> SimulationResult:
-    """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads."""
+    """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads
+    (stopping with a `SimulationError` after `max_thread_steps` thread-steps, if given)."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
-    launch = LaunchState(grid3, block3)
+    launch = LaunchState(grid3, block3, max_thread_steps=max_thread_steps)
     values, results = _make_arguments(func, launch, seed, list(scalars))
     interpreter = BlockInterpreter(launch, func)
     with np.errstate(all="ignore"):
@@ -208,9 +210,17 @@ def _scalar(value: float, arg_type: Attribute, name: str) -> object:
         dtype = numpy_dtype(arg_type)
     except SimulationError:
         raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}") from None
-    if dtype.kind in "ib" and value != int(value):
+    if dtype.kind in "ib" and not (np.isfinite(value) and value == int(value)):
         raise SimulationError(f"kernel argument %{name} : {arg_type} needs an integer, got {value}")
     if isinstance(arg_type, IntegerType | IndexType):
+        low, high = (
+            (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)) if dtype.kind == "i" else (0, 1)
+        )
+        if not low <= int(value) <= high:
+            raise SimulationError(
+                f"kernel argument %{name} : {arg_type}: {int(value)} is out of range "
+                f"[{low}, {high}]"
+            )
         return dtype.type(int(value))
     return dtype.type(value)
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from gpu_alloc.errors import UserInputError
 from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.tools.diagnostics import (
-    first_unverified_op,
-    format_op_error,
-    format_span,
-    parse_with_locations,
-)
+from gpu_alloc.tools.diagnostics import format_op_error, format_span, parse_with_locations
+from gpu_alloc.tools.files import read_input
+from gpu_alloc.tools.verification import first_invalid_op
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.universe import Universe
@@ -30,12 +26,13 @@ def make_context() -> Context:
 
 
 def load_module(path: str) -> ModuleOp:
-    """Parses and verifies an MLIR file; errors come out as one-line diagnostics."""
+    """Parses and verifies an MLIR file (`-`: standard input); errors come out as one-line
+    diagnostics."""
     try:
-        source = Path(path).read_bytes()
-    except OSError as error:
-        raise SimulationError(f"{path}: cannot read: {error.strerror}") from None
-    return parse_module(source, path)
+        source = read_input(path)
+    except UserInputError as error:
+        raise SimulationError(str(error)) from None
+    return parse_module(source, "<stdin>" if path == "-" else path)
 
 
 def parse_module(source: str | bytes, file_name: str = "<string>") -> ModuleOp:
@@ -46,7 +43,6 @@ def parse_module(source: str | bytes, file_name: str = "<string>") -> ModuleOp:
         module, source_map = parse_with_locations(make_context(), source, file_name)
     except ParseError as error:
         raise SimulationError(format_span(error.span, error.msg)) from None
-    if failure := first_unverified_op(module):
-        op, error = failure
-        raise SimulationError(format_op_error(source_map, op, str(error))) from None
+    if failure := first_invalid_op(module):
+        raise SimulationError(format_op_error(source_map, *failure)) from None
     return module

@@ -77,9 +77,6 @@ class Arena:
             grown = np.zeros(_padded(nbytes), np.uint8)
             grown[: self.data.size] = self.data
             self.data = grown
-            for log in (self.interval_log, self.launch_log):
-                if log is not None:
-                    log.grow(grown.size)
 
     def track_races(self, func_names: list[str], across_blocks: bool) -> None:
         self.interval_log = AccessLog(self.data.size, func_names)

@@ -43,19 +43,22 @@ class AccessLog:
     """Per-byte access history of one arena since the log was last cleared."""
 
     def __init__(self, nbytes: int, func_names: list[str]):
+        """A log for an arena of `nbytes` bytes. Its arrays cover only the bytes up to the
+        highest one touched so far, so bookkeeping grows with use, not with the arena."""
         self._func_names = func_names
-        self.writer = np.full(nbytes, NO_AGENT, np.int32)
-        self.writer_func = np.zeros(nbytes, np.int32)
-        self.reader = np.full(nbytes, NO_AGENT, np.int32)
-        self.reader_func = np.zeros(nbytes, np.int32)
-        self.many_readers = np.zeros(nbytes, np.bool_)
+        self.writer = np.full(0, NO_AGENT, np.int32)
+        self.writer_func = np.zeros(0, np.int32)
+        self.reader = np.full(0, NO_AGENT, np.int32)
+        self.reader_func = np.zeros(0, np.int32)
+        self.many_readers = np.zeros(0, np.bool_)
         self._dirty = False
 
     def grow(self, nbytes: int) -> None:
-        """Extends the log to `nbytes` bytes (for an arena that grew)."""
+        """Extends the log to cover bytes [0, nbytes) (at least doubling, to amortise)."""
         extra = nbytes - self.writer.size
         if extra <= 0:
             return
+        extra = max(extra, self.writer.size)
         self.writer = np.concatenate([self.writer, np.full(extra, NO_AGENT, np.int32)])
         self.writer_func = np.concatenate([self.writer_func, np.zeros(extra, np.int32)])
         self.reader = np.concatenate([self.reader, np.full(extra, NO_AGENT, np.int32)])
@@ -74,6 +77,8 @@ class AccessLog:
     ) -> Conflict | None:
         """Log one access (`addresses[i]` touched by `agents[i]`); return a race if any."""
         self._dirty = True
+        if addresses.size:
+            self.grow(int(addresses.max()) + 1)
         conflict = self._check(addresses, agents, is_write, func_id)
         if is_write:
             self.writer[addresses] = agents

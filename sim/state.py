@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena
 from gpu_alloc.sim.races import NO_AGENT, Access, Conflict
 
 _SPACE_NAMES = {1: "global (heap)", 3: "shared"}
+
+MAX_SHARED_BYTES_PER_BLOCK = 227 * 1024
+"""The most shared memory any device gives one block (sm_90: 227 KiB)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class LaunchState:
     races: dict[tuple[object, ...], Race] = field(default_factory=dict[tuple[object, ...], Race])
     race_count: int = 0
     thread_steps: int = 0
+    max_thread_steps: int | None = None
+    """A cap on `thread_steps` (`--max-steps`): past it the simulation stops with an error."""
     shared_by_blocks: dict[object, Arena] = field(default_factory=dict[object, Arena])
     _func_ids: dict[str, int] = field(default_factory=dict[str, int])
 
@@ -94,7 +100,13 @@ class LaunchState:
     def new_arena(
         self, name: str, space: int, nbytes: int, shared_by_blocks: bool, growable: bool = False
     ) -> Arena:
-        """An arena; shared and heap memory is race-checked."""
+        """An arena; shared and heap memory is race-checked. A shared allocation larger than
+        any device's shared memory is refused before anything is allocated."""
+        if space == 3 and nbytes > MAX_SHARED_BYTES_PER_BLOCK:
+            raise SimulationError(
+                f"shared allocation '{name}' needs {nbytes} bytes, more than any device gives "
+                f"a block ({MAX_SHARED_BYTES_PER_BLOCK} bytes on sm_90)"
+            )
         arena = Arena(name, space, nbytes, growable)
         if space in (1, 3):
             arena.track_races(self.func_names, across_blocks=shared_by_blocks)

@@ -99,7 +99,7 @@ def test_bad_input_is_one_line_exit_1(capsys, tmp_path: Path, content: str, mess
 def test_missing_file_is_one_line_exit_1(capsys, tmp_path: Path):
     code, _, err = run(capsys, str(tmp_path / "nope.csv"))
     assert code == 1
-    assert err.strip().endswith("nope.csv: cannot read: No such file or directory")
+    assert err.strip().endswith("nope.csv: error: cannot read: No such file or directory")
     assert err.count("\n") == 1
 
 

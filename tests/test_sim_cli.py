@@ -134,10 +134,13 @@ def test_missing_scalar_is_named(capsys):
     assert "kernel argument %n : index needs a value: pass it with --scalars" in err
 
 
-def test_bad_grid_is_a_usage_error(capsys):
+def test_bad_grid_is_a_one_line_usage_error(capsys):
     code, _, err = run_cli([MIXED, "--grid", "4,x", "--block", "64"], capsys)
-    assert code == 2
-    assert "expected X[,Y,Z] positive integers, got '4,x'" in err
+    assert code == 1
+    assert err.splitlines() == [
+        "gpu-alloc-sim: error: argument --grid: expected X[,Y,Z] positive integers, got '4,x' "
+        "(see --help)"
+    ]
 
 
 def test_installed_script_runs():

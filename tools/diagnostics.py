@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
 
@@ -22,9 +22,25 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except (ParseError, RecursionError):
+            raise
+        except Exception as error:
+            # xDSL's attribute and op constructors reject bad values (an integer out of
+            # range for its type, a bad string) with VerifyException, ValueError or a
+            # plain Exception while parsing: the input's fault, located at the op.
+            raise ParseError(span, str(error) or type(error).__name__) from None
         self.op_spans[op] = span
         return op
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except (ParseError, RecursionError):
+            raise
+        except Exception as error:  # outside any op: an attribute alias, say
+            raise ParseError(self._current_token.span, str(error) or type(error).__name__) from None
 
 
 @dataclass
@@ -83,17 +99,3 @@ def format_op_error(source_map: SourceMap, op: Operation | None, message: str) -
         first_line = message.strip().splitlines()[0] if message.strip() else "error"
         return f"{source_map.file_name}: error: {first_line}"
     return format_span(span, message, source_map.line_offset)
-
-
-def first_unverified_op(op: Operation) -> tuple[Operation, VerifyException] | None:
-    """The innermost, first op (in xDSL's verification order) that fails to verify."""
-    for region in op.regions:
-        for block in region.blocks:
-            for child in block.ops:
-                if (failure := first_unverified_op(child)) is not None:
-                    return failure
-    try:
-        op.verify(verify_nested_ops=False)
-    except VerifyException as error:
-        return op, error
-    return None

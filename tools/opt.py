@@ -1,9 +1,14 @@
 """`gpu-alloc-opt`: `xdsl-opt` with this project's dialect and passes, and clean errors.
 
-Same command line as `xdsl-opt`. Any parse, verify or pass error is printed as one
-diagnostic (`file:line:col: error: message`, the source line and a caret) on stderr,
-with exit code 1, no Python traceback and no partial output. Set
+Same command line as `xdsl-opt`. Any file, option, parse, verify or pass error is printed
+as one diagnostic (`file:line:col: error: message`, the source line and a caret) on
+stderr, with exit code 1, no Python traceback and no partial output. Set
 `GPU_ALLOC_TRACEBACK=1` to see the traceback of an internal error.
+
+Verification follows MLIR's convention: the input and the final output are verified
+(ops, SSA dominance and memref sizes: `gpu_alloc.tools.verification`); the module between
+passes only with `--verify-each`. The output of a pass that does not verify is an internal
+error (a bug in that pass), located at the first invalid op.
 """
 
 from __future__ import annotations
@@ -11,23 +16,45 @@ from __future__ import annotations
 import argparse
 import inspect
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from io import BytesIO
+from typing import IO, cast
 
-from gpu_alloc.errors import GpuAllocPassError, internal_errors_in_one_line
+from gpu_alloc.errors import (
+    GpuAllocPassError,
+    UserInputError,
+    one_line_usage_errors,
+    run_tool,
+)
 from gpu_alloc.lowering.ptx import pass_errors_raised
 from gpu_alloc.tools.diagnostics import (
-    first_unverified_op,
+    SourceMap,
     format_op_error,
     format_span,
     parse_with_locations,
 )
 from gpu_alloc.universe import ALL_PASSES
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
+from gpu_alloc.tools.verification import first_invalid_op
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+UserError = UserInputError
 
-class UserError(Exception):
-    """An error already formatted for the user."""
+
+class _InvalidPassOutput(Exception):
+    def __init__(self, pass_name: str, op: Operation, message: str):
+        super().__init__(message)
+        self.pass_name = pass_name
+        self.op = op
+        self.message = message
 
 
 HIDDEN_STEPS = """\
@@ -48,11 +75,53 @@ def pass_overview() -> str:
 class GpuAllocOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="gpu_alloc modular optimizer driver", args=args)
+        self._check_target()
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        arg_parser.prog = "gpu-alloc-opt"
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = pass_overview()
+        one_line_usage_errors(arg_parser)
+        arg_parser.add_argument(
+            "--verify-each",
+            default=False,
+            action="store_true",
+            help="verify the module after every pass (default: the input and the final "
+            "output only, as mlir-opt)",
+        )
+
+    def setup_pipeline(self) -> None:
+        """The pass pipeline; a bad pass name or option is a one-line error."""
+        try:
+            self.pipeline = PassPipeline.parse_spec(
+                self.available_passes, self.args.passes, self._between_passes
+            )
+        except (ValueError, TypeError, ParseError, DiagnosticException) as error:
+            raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {error}") from None
+        except ArgSpecParseError as error:
+            message = " ".join(str(error).split())
+            raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {message}") from None
+
+    def _check_target(self) -> None:
+        """Builds the target once before reading input, so a bad option fails early."""
+        try:
+            spec = parse_spec(self.args.target)
+            entry = self.available_targets[spec.name]
+            if not inspect.signature(entry).parameters:
+                cast(Callable[[], type[Target]], entry)().from_spec(spec)
+        except (ValueError, TypeError, ParseError, DiagnosticException) as error:
+            raise UserError(f"gpu-alloc-opt: error: -t '{self.args.target}': {error}") from None
+        except ArgSpecParseError as error:
+            message = " ".join(str(error).split())
+            raise UserError(f"gpu-alloc-opt: error: -t '{self.args.target}': {message}") from None
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        path = self.args.input_file
+        return BytesIO(read_input(path)), mlir_input_extension(path)
+
+    def get_input_name(self) -> str:
+        return self.args.input_file or "<stdin>"
 
     def run(self) -> None:
         if self.args.verify_diagnostics or self.args.parsing_diagnostics or self.args.shrink:
@@ -61,22 +130,12 @@ class GpuAllocOptMain(xDSLOptMain):
             return
         chunks, file_extension = self.prepare_input()
         outputs: list[str] = []
-        try:
-            for chunk, line_offset in chunks:
-                try:
-                    outputs.append(self._process(chunk.read(), file_extension, line_offset))
-                finally:
-                    chunk.close()
-        except UserError as error:
-            print(str(error), file=sys.stderr)
-            sys.exit(1)
-        output_stream = self.prepare_output()
-        try:
-            output_stream.write("// -----\n".join(outputs))
-            output_stream.flush()
-        finally:
-            if output_stream is not sys.stdout:
-                output_stream.close()
+        for chunk, line_offset in chunks:
+            try:
+                outputs.append(self._process(chunk.read(), file_extension, line_offset))
+            finally:
+                chunk.close()
+        write_output(self.args.output_file, "// -----\n".join(outputs))
 
     def _process(self, source: bytes, file_extension: str, line_offset: int) -> str:
         file_name = self.get_input_name()
@@ -89,24 +148,50 @@ class GpuAllocOptMain(xDSLOptMain):
             if not source[error.span.start :].strip():
                 message = f"unexpected end of input ({message})"
             raise UserError(format_span(error.span, message, line_offset)) from None
-        if not self.args.disable_verify and (failure := first_unverified_op(module)):
-            op, error = failure
-            raise UserError(format_op_error(source_map, op, str(error))) from None
+        if not self.args.disable_verify and (failure := first_invalid_op(module)):
+            raise UserError(format_op_error(source_map, *failure)) from None
+        return self._transform(module, source_map)
+
+    def _transform(self, module: ModuleOp, source_map: SourceMap) -> str:
         try:
             self.apply_passes(module)
             with pass_errors_raised():  # the ptx target's errors, printed here at the op
                 return self.output_resulting_program(module)
         except GpuAllocPassError as error:
             raise UserError(format_op_error(source_map, error.op, error.message)) from None
+        except _InvalidPassOutput as error:
+            message = f"internal error: the output of pass '{error.pass_name}' does not verify: "
+            raise UserError(
+                format_op_error(source_map, error.op, message + error.message)
+            ) from None
         except DiagnosticException as error:
-            failure = first_unverified_op(module)
+            failure = first_invalid_op(module)
             op = failure[0] if failure else None
             raise UserError(format_op_error(source_map, op, str(error))) from None
 
+    def _between_passes(
+        self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
+    ) -> None:
+        """After a pass: verify (after the last one, or after each with --verify-each),
+        time it and print the IR as the xdsl-opt options ask."""
+        now = time.perf_counter()
+        if self.args.time_passes and previous is not None:
+            print(f"Pass {previous.name} took {now - self._pass_started} seconds")
+        if previous is not None and not self.args.disable_verify:
+            if following is None or self.args.verify_each:
+                if failure := first_invalid_op(module):
+                    raise _InvalidPassOutput(previous.name, failure[0], failure[1])
+        if previous and following and self.args.print_between_passes:
+            print(f"IR after {previous.name}:")
+            Printer(stream=sys.stdout).print_op(module)
+            print("\n\n\n")
+        self._pass_started = time.perf_counter()
+
+    _pass_started: float = 0.0
+
 
 def main(args: Sequence[str] | None = None) -> None:
-    with internal_errors_in_one_line("gpu-alloc-opt"):
-        GpuAllocOptMain(args).run()
+    run_tool("gpu-alloc-opt", lambda: GpuAllocOptMain(args).run())
 
 
 if __name__ == "__main__":

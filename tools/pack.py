@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from gpu_alloc.errors import internal_errors_in_one_line
+from gpu_alloc.errors import one_line_usage_errors, run_tool
+from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.transforms.packing import (
     DEFAULT_TIME_LIMIT,
     PackingError,
@@ -37,21 +39,26 @@ class InputError(Exception):
     """A problem with the input file, already worded for the user."""
 
 
+MAX_TOTAL_BYTES = 2**62
+"""Sizes, alignments and lifetimes above this would overflow the packer's 64-bit sums."""
+
+
 def read_instance(path: Path) -> tuple[list[str], list[dict[str, str]], list[PackItem]]:
     """The CSV's header, its rows and one `PackItem` per row."""
+    text = read_input(path).decode("utf-8")  # file problems: a UserInputError, printed as is
     try:
-        with path.open(newline="") as stream:
-            reader = csv.DictReader(stream)
-            header = list(reader.fieldnames or [])
-            missing = [column for column in REQUIRED_COLUMNS if column not in header]
-            if missing:
-                raise InputError(f"{path}: missing column(s) {', '.join(missing)} in the header")
-            rows = list(reader)
-    except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
-    except (csv.Error, UnicodeDecodeError) as error:
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        header = list(reader.fieldnames or [])
+        missing = [column for column in REQUIRED_COLUMNS if column not in header]
+        if missing:
+            raise InputError(f"{path}: missing column(s) {', '.join(missing)} in the header")
+        rows = list(reader)
+    except csv.Error as error:
         raise InputError(f"{path}: not a CSV file: {error}") from None
     items = [_item(path, line, row) for line, row in enumerate(rows, start=2)]
+    total = sum(item.size + item.alignment for item in items)
+    if total > MAX_TOTAL_BYTES:
+        raise InputError(f"{path}: the buffers' sizes add up to {total}, more than 2^62 bytes")
     return header, rows, items
 
 
@@ -61,11 +68,14 @@ def _item(path: Path, line: int, row: dict[str, str]) -> PackItem:
         if (text is None or text.strip() == "") and default is not None:
             return default
         try:
-            return int(str(text).strip())
+            value = int(str(text).strip())
         except ValueError:
             raise InputError(
                 f"{path}:{line}: column '{column}' is {text!r}, not an integer"
             ) from None
+        if abs(value) > MAX_TOTAL_BYTES:
+            raise InputError(f"{path}:{line}: column '{column}' is {value}, above 2^62")
+        return value
 
     try:
         return PackItem(
@@ -79,14 +89,12 @@ def write_solution(
     path: Path, header: list[str], rows: list[dict[str, str]], offsets: Sequence[int]
 ) -> None:
     columns = [column for column in header if column != "offset"] + ["offset"]
-    try:
-        with path.open("w", newline="") as stream:
-            writer = csv.DictWriter(stream, columns, extrasaction="ignore")
-            writer.writeheader()
-            for row, offset in zip(rows, offsets, strict=True):
-                writer.writerow({**row, "offset": offset})
-    except OSError as error:
-        raise InputError(f"{path}: cannot write: {error.strerror or error}") from None
+    stream = io.StringIO(newline="")
+    writer = csv.DictWriter(stream, columns, extrasaction="ignore")
+    writer.writeheader()
+    for row, offset in zip(rows, offsets, strict=True):
+        writer.writerow({**row, "offset": offset})
+    write_output(path, stream.getvalue())
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -103,16 +111,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"time spent improving on best-fit (default {DEFAULT_TIME_LIMIT:g})",
     )
     parser.add_argument("--output", type=Path, help="write the input with an offset column here")
-    args = parser.parse_args(argv)
+    args = one_line_usage_errors(parser).parse_args(argv)
     if not args.time_limit >= 0:
         parser.error("--time-limit must be a non-negative number of seconds")
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = parse_args(argv)
-    with internal_errors_in_one_line("gpu-alloc-pack"):
-        run(args)
+    run_tool("gpu-alloc-pack", lambda: run(parse_args(argv)))
 
 
 def run(args: argparse.Namespace) -> None:
