@@ -38,6 +38,7 @@ running `flatten-aliases` (so `-p lower-gpu-allocs` on fused IR equals
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -115,6 +116,8 @@ def _unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
             sym := op.attributes.get("sym_name", op.properties.get("sym_name")), StringAttr
         )
     }
+    # Symbols become PTX identifiers: a Func name like "é" is spelled with '_'.
+    wanted = re.sub(r"[^A-Za-z0-9_$]", "_", wanted)
     name, suffix = wanted, 0
     while name in taken:
         suffix += 1

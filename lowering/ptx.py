@@ -14,6 +14,7 @@ points at the user's op. The target prints every error as one line and exits wit
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,7 +31,7 @@ from gpu_alloc.lowering.targets import TargetOptionError, check_target
 from gpu_alloc.lowering.toolchain import ToolchainError
 from xdsl.context import Context
 from xdsl.dialects import gpu
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.target import Target
 
 DEFAULT_CHIP = "sm_90"
@@ -61,6 +62,25 @@ def _lowered(module: ModuleOp) -> ModuleOp:
     return lowered
 
 
+PTX_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_$]*|[_$%][A-Za-z0-9_$]+")
+"""What PTX accepts as a symbol name (LLVM's NVPTX backend aborts on anything else)."""
+
+
+def check_symbol_names(module: ModuleOp) -> None:
+    """Refuse a kernel, function or global inside a `gpu.module` whose name PTX
+    cannot spell, at the op that declares it."""
+    for op in module.walk():
+        if not isinstance(op.parent_op(), gpu.ModuleOp):
+            continue
+        name = op.properties.get("sym_name", op.attributes.get("sym_name"))
+        if isinstance(name, StringAttr) and not PTX_IDENTIFIER.fullmatch(name.data):
+            raise GpuAllocPassError(
+                f"symbol name '{name.data}' is not a PTX identifier (letters, digits, "
+                "'_' and '$', not starting with a digit)",
+                op,
+            )
+
+
 def emit_ptx_modules(
     module: ModuleOp,
     chip: str = DEFAULT_CHIP,
@@ -77,6 +97,7 @@ def emit_ptx_modules(
         )
     check_target(chip, ptx_version)
     check_coverage(module, backend)
+    check_symbol_names(module)
     lowered = _lowered(module)
     if backend == "mlir":
         from gpu_alloc.lowering.mlir_backend import emit_ptx_with_mlir

@@ -66,8 +66,8 @@ BAD_OPT_OPTIONS: tuple[tuple[str, ...], ...] = (
     ("-p", "fuse-gpu-allocs{"),
     ("-p", "fuse-gpu-allocs,,flatten-aliases"),
     ("-t", "nope"),
-    # Target option values (`ptx{backend=nope}`, `ptx{chip=sm_1}`) join this list with the
-    # PTX target's own option validation.
+    ("-t", "ptx{backend=nope}"),
+    ("-t", "ptx{chip=sm_1 ptx_version=1}"),
     ("-o", "/nonexistent-directory/out.mlir"),
     ("--split-input-file",),
     ("--verify-each", "-p", "fuse-gpu-allocs,flatten-aliases"),
