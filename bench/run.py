@@ -2,7 +2,7 @@
 
     python bench/run.py [--smoke] [--output PATH] [--time-limit SECONDS]
 
-Reads MiniMalloc-format instances from ../shared/data/dsa (beside the repository). Every packing
+Reads MiniMalloc-format instances from bench/data (vendored; see bench/data/README.md). Every packing
 reported here is checked with `gpu_alloc.transforms.packing.validate`, the validator the tests
 use. `--smoke` runs tiny instances only (used by the test suite).
 """
@@ -42,12 +42,11 @@ from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
 from xdsl.xdsl_opt_main import xDSLOptMain  # noqa: E402
 
-# The shared data sit beside the clone (../shared); GPU_ALLOC_DSA_DIR overrides (worktrees).
 T = TypeVar("T")
 
-DSA = Path(os.environ.get("GPU_ALLOC_DSA_DIR") or REPO.parent / "shared" / "data" / "dsa")
+DSA = REPO / "bench" / "data"
 
-# Best-known peaks of MiniMalloc's challenging suite: ../shared/data/dsa/README.md (MiniMalloc,
+# Best-known peaks of MiniMalloc's challenging suite: bench/data/README.md (MiniMalloc,
 # exact, at capacity 2^20 with --validate); also reference/peers.md section 6.2.
 CHALLENGING_BEST = {
     "A": (1048576, True),
@@ -74,8 +73,7 @@ class BenchError(Exception):
 def data_dir() -> Path:
     if not (DSA / "challenging").is_dir():
         raise BenchError(
-            f"benchmark data not found: expected MiniMalloc CSVs under {DSA} "
-            "(the shared/ folder beside the repository; set GPU_ALLOC_DSA_DIR to use another)"
+            f"benchmark data not found: expected MiniMalloc CSVs under {DSA} (bench/data/README.md)"
         )
     return DSA
 
@@ -129,7 +127,7 @@ def challenging(folder: Path, time_limit: float, names: Sequence[str]) -> list[s
     lines = [
         f"### MiniMalloc challenging suite (`--time-limit {time_limit:g}`)",
         "",
-        "Best known: MiniMalloc's exact solver (../shared/data/dsa/README.md; D and J are best "
+        "Best known: MiniMalloc's exact solver (bench/data/README.md; D and J are best "
         "known, not proven). Ratios are to the best known peak.",
         "",
         "| instance | items | lower bound | best known | best-fit | this project | proven optimal "

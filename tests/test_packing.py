@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,11 +19,8 @@ from gpu_alloc.transforms.packing import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-# MiniMalloc's CSVs in the shared folder beside the clone; GPU_ALLOC_DSA_DIR overrides.
-DSA_DIR = Path(
-    os.environ.get("GPU_ALLOC_DSA_DIR")
-    or Path(__file__).resolve().parents[2] / "shared" / "data" / "dsa"
-)
+# MiniMalloc's CSVs, vendored in the repository (bench/data/README.md).
+DSA_DIR = Path(__file__).resolve().parents[1] / "bench" / "data"
 
 # Halide's f1 -> f2 -> f3 stencil chain (examples/stencil_chain.mlir): 11x11, 10x10, 9x9 i32
 # tiles live in barrier stages [0,1], [1,2], [2,3].
@@ -262,7 +258,7 @@ def test_pack_is_never_worse_than_best_fit(items: list[PackItem]):
 
 def test_challenging_instance_smoke():
     path = DSA_DIR / "challenging" / "C.1048576.csv"
-    assert path.is_file(), f"benchmark data missing: expected {path} (set GPU_ALLOC_DSA_DIR)"
+    assert path.is_file(), f"benchmark data missing: expected {path}"
     from gpu_alloc.tools.pack import read_instance
 
     _, _, items = read_instance(path)
