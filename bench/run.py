@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
 from gen_kernels import chain_items, chain_kernel  # noqa: E402
+from pack_rows import determinism, greedy_scaling  # noqa: E402
 from gpu_alloc.tools.pack import read_instance  # noqa: E402
 from gpu_alloc.transforms.packing import (  # noqa: E402
     PackItem,
@@ -64,6 +65,7 @@ CHALLENGING_BEST = {
 TRACES = ["G_1", "resnet50", "pangu_2.6B", "S_1", "Y_1"]
 PASS_SIZES = (250, 1000, 4000)
 KERNEL_SIZES = (8, 16, 32, 64)
+GREEDY_SIZES = ((50_000, 1.0), (200_000, 2.0))
 
 
 class BenchError(Exception):
@@ -101,7 +103,7 @@ class Row:
     time: float
 
 
-def measure(name: str, items: list[PackItem], time_limit: float, reference: str) -> Row:
+def measure(name: str, items: list[PackItem], time_limit: float | None, reference: str) -> Row:
     baseline, baseline_time = timed(partial(best_fit, items))
     validate(items, baseline)
     packing, elapsed = timed(partial(pack, items, time_limit))
@@ -217,7 +219,7 @@ def traces(folder: Path, time_limit: float, names: Sequence[str]) -> list[str]:
 
 def kernels(sizes: Sequence[int]) -> list[str]:
     lines = [
-        "### Kernel-sized inputs (default time limit)",
+        "### Kernel-sized inputs (default work budget)",
         "",
         "Stencil chains from bench/gen_kernels.py (tile k live in barrier stages [k, k+2]) and "
         "the same chain with 16-byte alignment.",
@@ -231,7 +233,7 @@ def kernels(sizes: Sequence[int]) -> list[str]:
             if aligned:
                 items = [PackItem(i.start, i.end, i.size, 16) for i in items]
             name = f"chain {count}{' align 16' if aligned else ''}"
-            row = measure(name, items, 1.0, "")
+            row = measure(name, items, None, "")
             lines.append(
                 f"| {name} | {row.items} | {row.bound} | {row.best_fit} | **{row.peak}** "
                 f"| {'yes' if row.optimal else 'no'} | {row.time:.3f} |"
@@ -242,7 +244,7 @@ def kernels(sizes: Sequence[int]) -> list[str]:
 
 def random_kernels(seed: int, count: int) -> list[str]:
     """Random kernel-like inputs: 16-64 tiles live for 1-4 of 16 barrier stages, 16 B to
-    4 KiB in 16-byte steps, 16-byte aligned; packed with a 0.1 s limit."""
+    4 KiB in 16-byte steps, 16-byte aligned; packed with the default work budget."""
     generator = random.Random(seed)
     proven, at_bound, slowest, worst = 0, 0, 0.0, 1.0
     for _ in range(count):
@@ -257,7 +259,7 @@ def random_kernels(seed: int, count: int) -> list[str]:
                     16,
                 )
             )
-        packing, elapsed = timed(partial(pack, items, 0.1))
+        packing, elapsed = timed(partial(pack, items))
         validate(items, packing.offsets)
         proven += packing.optimal
         at_bound += packing.peak == packing.lower_bound
@@ -267,7 +269,7 @@ def random_kernels(seed: int, count: int) -> list[str]:
     return [
         f"Random kernel-like inputs (seed {seed}, {count} instances of 16-64 tiles, lifetimes of "
         "1-4 of 16 barrier stages, sizes 16 B to 4 KiB in 16 B steps, 16-byte aligned), "
-        f"`time_limit=0.1`: proven optimal on {proven} of {count} ({at_bound} at the lower "
+        f"default budget: proven optimal on {proven} of {count} ({at_bound} at the lower "
         f"bound), the slowest proof taking {slowest:.3f} s; worst peak / lower bound {worst:.4f}.",
         "",
     ]
@@ -375,11 +377,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             body += challenging(folder / "challenging", 0.1, ["A"])
             body += kernels((8,))
             body += pass_speed((4, 8))
+            body += determinism(folder / "challenging" / "A.1048576.csv", 1, [["--budget", "50"]])
         else:
             body += challenging(folder / "challenging", args.time_limit, list(CHALLENGING_BEST))
             body += traces(folder / "traces", args.time_limit, TRACES)
             body += kernels(KERNEL_SIZES)
             body += pass_speed(PASS_SIZES)
+            hogs = os.cpu_count() or 2
+            body += determinism(
+                folder / "challenging" / "B.1048576.csv", hogs, [[], ["--time-limit", "0.5"]]
+            )
+            body += greedy_scaling(GREEDY_SIZES)
         total = time.perf_counter() - started
     except BenchError as error:
         print(f"bench: error: {error}", file=sys.stderr)

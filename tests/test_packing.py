@@ -269,3 +269,55 @@ def test_challenging_instance_smoke():
     validate(items, packing.offsets)
     assert packing.lower_bound == 1039360  # dsa README table
     assert packing.peak <= peak_of(items, baseline) == 1417216  # README: best-fit 1.36x
+
+
+# ---------------------------------------------------------------------------------------------
+# Work budget and wall-clock cap
+
+
+def challenging_items(name: str) -> list[PackItem]:
+    from gpu_alloc.tools.pack import read_instance
+
+    _, _, items = read_instance(DSA_DIR / "challenging" / f"{name}.1048576.csv")
+    return items
+
+
+def test_default_packing_never_reads_the_clock(monkeypatch: pytest.MonkeyPatch):
+    # Without a time limit the search may stop only on work units: a clock that jumps or raises
+    # must not change anything.
+    def no_clock() -> float:
+        raise AssertionError("the clock was read")
+
+    items = challenging_items("B")
+    monkeypatch.setattr("gpu_alloc.transforms.packing.budget.time.perf_counter", no_clock)
+    first = pack(items, budget=300)
+    second = pack(items, budget=300)
+    assert first.offsets == second.offsets and first.work == second.work
+    assert not first.time_limit_hit and not first.optimal
+    # The search stopped on its budget (a few units over it for the greedy orders' charge).
+    assert 300 <= first.work <= 300 + len(items)
+
+
+def test_a_larger_budget_never_packs_worse():
+    items = challenging_items("B")
+    small, large = pack(items, budget=100), pack(items, budget=600)
+    assert large.peak <= small.peak < peak_of(items, best_fit(items))
+    assert small.work < large.work
+
+
+def test_zero_budget_keeps_the_greedy_packing():
+    items = challenging_items("C")
+    packing = pack(items, budget=0)
+    validate(items, packing.offsets)
+    # Only the two first greedy packings ran (lowest-first is charged a unit per 4 buffers).
+    assert packing.work == -(-len(items) // 4)
+    assert packing.peak <= peak_of(items, best_fit(items)) and not packing.optimal
+
+
+def test_time_limit_lifts_the_default_budget_and_names_itself_when_it_fires():
+    items = challenging_items("B")
+    capped = pack(items, time_limit=0.0)
+    assert capped.time_limit_hit and not capped.optimal
+    # Within its budget a time limit that does not fire changes nothing.
+    assert pack(items, time_limit=60.0, budget=50) == pack(items, budget=50)
+    assert not pack(STENCIL, time_limit=60.0).time_limit_hit

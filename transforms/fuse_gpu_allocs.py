@@ -136,14 +136,29 @@ class FuseGpuAllocsPass(ModulePass):
     max_shared_bytes: int = 49152
     """Static shared bytes a kernel may use (CUDA's default limit per block)."""
 
-    time_limit: float = DEFAULT_TIME_LIMIT
-    """Seconds the packer may search per kernel and memory space."""
+    budget: int | None = None
+    """Work units the packer may spend per kernel and memory space (default: packing.DEFAULT_BUDGET
+    without a time limit, unlimited with one); the same input then always gives the same layout."""
+
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    """Optional wall-clock cap in seconds on the packer's search (default none: the layout then
+    may depend on the machine's load)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.alignment <= 0 or self.alignment & (self.alignment - 1):
             raise GpuAllocPassError(
                 f"fuse-gpu-allocs: option alignment must be a positive power of two, "
                 f"got {self.alignment}"
+            )
+        if self.budget is not None and self.budget < 0:
+            raise GpuAllocPassError(
+                f"fuse-gpu-allocs: option budget must be a non-negative number of work units, "
+                f"got {self.budget}"
+            )
+        if self.time_limit is not None and not self.time_limit >= 0:
+            raise GpuAllocPassError(
+                f"fuse-gpu-allocs: option time-limit must be a non-negative number of seconds, "
+                f"got {self.time_limit}"
             )
         reports = fuse_module(op, self)
         if self.report:
@@ -357,6 +372,7 @@ class _KernelFuser:
         plan = plan_space(
             [Slot(f.lifetime, f.static_bytes, f.alignment) for f in funcs],
             time_limit=self.options.time_limit,
+            budget=self.options.budget,
         )
         if space == MemorySpace.SHARED:
             self.check_shared_limit(funcs, plan)

@@ -49,7 +49,9 @@ def _peak(items: Sequence[PackItem], offsets: Sequence[int]) -> int:
     return max((o + i.size for o, i in zip(offsets, items, strict=True)), default=0)
 
 
-def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) -> SpacePlan:
+def plan_space(
+    slots: Sequence[Slot], time_limit: float | None = DEFAULT_TIME_LIMIT, budget: int | None = None
+) -> SpacePlan:
     static = [k for k, s in enumerate(slots) if s.static_bytes is not None]
     items = [
         PackItem(
@@ -60,7 +62,7 @@ def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) ->
         )
         for k in static
     ]
-    packing = pack(items, time_limit=time_limit)
+    packing = pack(items, time_limit=time_limit, budget=budget)
     offsets = packing.offsets
     peak = packing.peak
     halide_bytes: int | None = None

@@ -35,7 +35,12 @@ one capacity), `strategy` (which capacities to ask about), `budget` (work units 
 wall-clock cap), `api` (`pack`).
 """
 
-from gpu_alloc.transforms.packing.api import DEFAULT_TIME_LIMIT, SEARCH_MAX_ITEMS, pack
+from gpu_alloc.transforms.packing.api import (
+    DEFAULT_BUDGET,
+    DEFAULT_TIME_LIMIT,
+    SEARCH_MAX_ITEMS,
+    pack,
+)
 from gpu_alloc.transforms.packing.greedy import best_fit
 from gpu_alloc.transforms.packing.items import (
     Packing,
@@ -46,6 +51,7 @@ from gpu_alloc.transforms.packing.items import (
 )
 
 __all__ = [
+    "DEFAULT_BUDGET",
     "DEFAULT_TIME_LIMIT",
     "SEARCH_MAX_ITEMS",
     "Packing",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,6 +54,10 @@ class Packing:
     """Max over time of the total size live at that time: no packing can have a smaller peak."""
     optimal: bool
     """True when no packing has a smaller peak (peak == lower bound, or the search finished)."""
+    work: int = field(default=0, compare=False)
+    """Work units spent (`budget` module): the same for the same input and options."""
+    time_limit_hit: bool = field(default=False, compare=False)
+    """Whether the wall-clock cap cut the search short (the result depends on the machine)."""
 
 
 def lower_bound(items: Sequence[PackItem]) -> int:
