@@ -30,7 +30,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
 from gen_kernels import chain_items, chain_kernel  # noqa: E402
-from pack_rows import determinism, greedy_scaling  # noqa: E402
 from gpu_alloc.tools.pack import read_instance  # noqa: E402
 from gpu_alloc.transforms.packing import (  # noqa: E402
     PackItem,
@@ -39,6 +38,7 @@ from gpu_alloc.transforms.packing import (  # noqa: E402
     pack,
     validate,
 )
+from pack_rows import determinism, greedy_scaling  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
 from xdsl.xdsl_opt_main import xDSLOptMain  # noqa: E402
