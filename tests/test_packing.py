@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from gpu_alloc.transforms.packing import (
+    SEARCH_MAX_ITEMS,
     Packing,
     PackingError,
     PackItem,
@@ -16,6 +18,8 @@ from gpu_alloc.transforms.packing import (
     pack,
     validate,
 )
+from gpu_alloc.transforms.packing.component import Component
+from gpu_alloc.transforms.packing.greedy import sweep_fit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -309,8 +313,8 @@ def test_zero_budget_keeps_the_greedy_packing():
     items = challenging_items("C")
     packing = pack(items, budget=0)
     validate(items, packing.offsets)
-    # Only the two first greedy packings ran (lowest-first is charged a unit per 4 buffers).
-    assert packing.work == -(-len(items) // 4)
+    # Only the first greedy packing (best-fit, never charged) ran.
+    assert packing.work == 0
     assert packing.peak <= peak_of(items, best_fit(items)) and not packing.optimal
 
 
@@ -321,3 +325,60 @@ def test_time_limit_lifts_the_default_budget_and_names_itself_when_it_fires():
     # Within its budget a time limit that does not fire changes nothing.
     assert pack(items, time_limit=60.0, budget=50) == pack(items, budget=50)
     assert not pack(STENCIL, time_limit=60.0).time_limit_hit
+
+
+# ---------------------------------------------------------------------------------------------
+# Components too large for the exact search: an O(n log n) first packing, the rest on budget
+
+
+def random_items(count: int, seed: int) -> list[PackItem]:
+    generator = random.Random(seed)
+    items = []
+    for _ in range(count):
+        start = generator.randrange(count)
+        items.append(PackItem(start, start + generator.randint(1, 40), generator.randint(1, 64), 2))
+    return items
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(item_strategy, max_size=40))
+def test_sweep_fit_is_valid_and_never_above_the_sum(items: list[PackItem]):
+    live = [index for index, item in enumerate(items) if item.occupies_memory]
+    component = Component.of(items, live)
+    offsets = [0] * len(items)
+    for index, offset in zip(live, sweep_fit(component).tolist(), strict=True):
+        offsets[index] = offset
+    validate(items, offsets)
+    live_items = [items[index] for index in live]
+    assert peak_of(live_items, [offsets[index] for index in live]) <= sum(
+        item.size + item.alignment - 1 for item in live_items
+    )
+
+
+def test_sweep_fit_reuses_freed_gaps_by_best_fit():
+    # a [0,4) 8 B at 0, b [0,2) 4 B at 8, c [0,2) 2 B at 12; b and c end at 2, leaving one
+    # coalesced 6-byte gap [8, 14) above a: d (5 B) takes it, e (1 B, live with d) lands in
+    # what is left of it, [13, 14), rather than on top.
+    items = [
+        PackItem(0, 4, 8),
+        PackItem(0, 2, 4),
+        PackItem(0, 2, 2),
+        PackItem(2, 4, 5),
+        PackItem(3, 4, 1),
+    ]
+    component = Component.of(items, list(range(5)))
+    assert sweep_fit(component).tolist() == [0, 8, 12, 8, 13]
+
+
+def test_large_components_honour_the_budget_and_the_time_limit():
+    items = random_items(SEARCH_MAX_ITEMS + 1000, seed=5)
+    greedy_only = pack(items, budget=0)
+    validate(items, greedy_only.offsets)
+    assert greedy_only.work == 0
+    # The quadratic packers cost more than 100 units here: they are skipped, not cut short.
+    assert pack(items, budget=100).offsets == greedy_only.offsets
+    fuller = pack(items, budget=10**6)
+    assert fuller.peak <= greedy_only.peak and fuller.work > 100
+    capped = pack(items, time_limit=0.0)
+    validate(items, capped.offsets)
+    assert capped.time_limit_hit and capped.peak == greedy_only.peak

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 from gpu_alloc.transforms.packing.budget import Allowance
 from gpu_alloc.transforms.packing.component import Component, IntArray, split_components
@@ -12,6 +13,7 @@ from gpu_alloc.transforms.packing.greedy import (
     greedy_orders,
     lowest_first,
     size_descending,
+    sweep_fit,
 )
 from gpu_alloc.transforms.packing.items import Packing, PackItem, lower_bound, validate
 from gpu_alloc.transforms.packing.strategy import improve
@@ -87,21 +89,30 @@ def _pack_component(
     component: Component, bound: int, allowance: Allowance, enough: int
 ) -> tuple[IntArray, bool]:
     """The best greedy packing of one component, improved by the exact search when it is small
-    enough; and whether it is proven optimal."""
-    result = greedy_fit(component, size_descending(component), True)
-    peak = component.peak(result)
+    enough; and whether it is proven optimal.
+
+    Up to `SEARCH_MAX_ITEMS` buffers the first packing is best-fit's, then lowest-first and
+    other greedy orders are tried; above, the first is `sweep_fit`'s (O(n log n)), and
+    lowest-first and best-fit (O(n^2) each) run only when the allowance covers them."""
     searchable = len(component) <= SEARCH_MAX_ITEMS
-    if peak > bound and (searchable or not allowance.spent()):
-        allowance.charge_greedy(len(component))
-        candidate = lowest_first(component)
-        if component.peak(candidate) < peak:
-            result, peak = candidate, component.peak(candidate)
-    for order, best in greedy_orders(component) if searchable else []:
+    if searchable:
+        result = greedy_fit(component, size_descending(component), True)
+        assert result is not None  # only an allowance can stop it
+        candidates = [partial(lowest_first, component, allowance)]
+        for order, best in greedy_orders(component):
+            candidates.append(partial(greedy_fit, component, order, best, allowance))
+    else:
+        result = sweep_fit(component)
+        candidates = [
+            partial(lowest_first, component, allowance),
+            partial(greedy_fit, component, size_descending(component), True, allowance),
+        ]
+    peak = component.peak(result)
+    for candidate_packing in candidates:
         if peak == bound or allowance.spent():
             break
-        allowance.charge_greedy(len(component))
-        candidate = greedy_fit(component, order, best)
-        if component.peak(candidate) < peak:
+        candidate = candidate_packing()
+        if candidate is not None and component.peak(candidate) < peak:
             result, peak = candidate, component.peak(candidate)
     if peak == bound or not searchable:
         return result, peak == bound

@@ -2,7 +2,7 @@
 wall-clock cap.
 
 A work unit is one node of the exact search (one call that places a buffer or backtracks); the
-greedy phase is charged in the same units (`GREEDY_ITEMS_PER_UNIT`). The count depends only on the
+greedy phase is charged in the same units (`greedy_units`). The count depends only on the
 input and the options, so a packing limited by work units is the same on any machine under any
 load. The wall clock is read only when the user asked for a cap (`time_limit`); the `Meter` then
 records whether the cap fired, so that tools can say their result depends on the machine's speed.
@@ -14,9 +14,18 @@ import math
 import time
 from dataclasses import dataclass
 
-GREEDY_ITEMS_PER_UNIT = 4
-"""Buffers a greedy pass places per work unit charged (a greedy placement is a few numpy calls,
-about what one search node costs)."""
+GREEDY_ITEMS_PER_UNIT = 32
+"""Buffers a greedy pass places per work unit (a placement costs a few numpy calls or a few
+tree walks; a search node costs about as much as 32 of them)."""
+GREEDY_SCANS_PER_UNIT = 150_000
+"""Pairs of buffers a gap-scanning greedy pass (`greedy_fit`) compares per work unit: it
+compares each buffer with every one placed before it, n (n - 1) / 2 pairs in all."""
+
+
+def greedy_units(items: int, scans_all_pairs: bool) -> int:
+    """Work units charged for one greedy pass over `items` buffers."""
+    pairs = items * (items - 1) // 2 if scans_all_pairs else 0
+    return -(-items // GREEDY_ITEMS_PER_UNIT) + pairs // GREEDY_SCANS_PER_UNIT
 
 
 class OutOfBudget(Exception):
@@ -84,13 +93,13 @@ class Allowance:
             return True
         if self.time_stop is None:
             return False
-        if self.meter.past_deadline():
-            return True
-        return time.perf_counter() >= self.time_stop
+        return self.out_of_time()
 
     def charge(self, units: int) -> None:
         self.meter.units += units
 
-    def charge_greedy(self, items: int) -> None:
-        """Charge one greedy pass over `items` buffers."""
-        self.meter.units += -(-items // GREEDY_ITEMS_PER_UNIT)
+    def out_of_time(self) -> bool:
+        """Whether the wall-clock cap (if any) has run out; never reads the clock without one."""
+        if self.time_stop is None:
+            return False
+        return self.meter.past_deadline() or time.perf_counter() >= self.time_stop

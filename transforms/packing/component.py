@@ -30,15 +30,13 @@ class Component:
 
     @staticmethod
     def of(items: Sequence[PackItem], ids: Sequence[int]) -> Component:
-        def column(name: str) -> IntArray:
-            return np.array([getattr(items[i], name) for i in ids], dtype=np.int64)
-
+        chosen = [items[i] for i in ids]
         return Component(
             np.array(ids, dtype=np.int64),
-            column("start"),
-            column("end"),
-            column("size"),
-            column("alignment"),
+            np.array([item.start for item in chosen], dtype=np.int64),
+            np.array([item.end for item in chosen], dtype=np.int64),
+            np.array([item.size for item in chosen], dtype=np.int64),
+            np.array([item.alignment for item in chosen], dtype=np.int64),
         )
 
     def __len__(self) -> int:

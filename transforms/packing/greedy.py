@@ -3,62 +3,92 @@ orders with best- or first-fit, and "lowest first" (the exact search's first div
 
 from __future__ import annotations
 
+import heapq
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 
 import numpy as np
+from gpu_alloc.transforms.packing.budget import Allowance, greedy_units
 from gpu_alloc.transforms.packing.component import Component, IntArray, align_up
 from gpu_alloc.transforms.packing.items import PackItem
 
+GAP_CHECK_EVERY = 256
+"""`greedy_fit` reads the clock (under a wall-clock cap only) once per this many buffers."""
 
-def greedy_fit(component: Component, order: IntArray, best: bool) -> IntArray:
-    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it."""
+
+def greedy_fit(
+    component: Component, order: IntArray, best: bool, allowance: Allowance | None = None
+) -> IntArray | None:
+    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it.
+
+    Compares each buffer with every one placed before it: O(n^2) numpy work. With an
+    `allowance`, it is charged up front (`greedy_units`) and the pass is skipped (None) when
+    that is more than is left, or stopped (None) when the wall-clock cap runs out."""
     count = len(component)
+    if allowance is not None:
+        cost = greedy_units(count, scans_all_pairs=True)
+        if cost > allowance.units_left():
+            return None
+        allowance.charge(cost)
     offsets = np.zeros(count, dtype=np.int64)
     placed_start = np.empty(count, dtype=np.int64)
     placed_end = np.empty(count, dtype=np.int64)
     placed_offset = np.empty(count, dtype=np.int64)
     placed_top = np.empty(count, dtype=np.int64)
-    placed = 0
     starts, ends, sizes, aligns = (
         component.start.tolist(),
         component.end.tolist(),
         component.size.tolist(),
         component.align.tolist(),
     )
-    for item in order.tolist():
+    for placed, item in enumerate(order.tolist()):
+        if placed % GAP_CHECK_EVERY == 0 and allowance is not None and allowance.out_of_time():
+            return None
         start, end, size, align = starts[item], ends[item], sizes[item], aligns[item]
         live = np.flatnonzero((placed_start[:placed] < end) & (placed_end[:placed] > start))
         offset = 0
         if len(live):
-            live = live[np.argsort(placed_offset[live])]
-            gap_ends = placed_offset[live]
-            covered = np.maximum.accumulate(placed_top[live])
-            gap_starts = np.empty_like(gap_ends)
-            gap_starts[0] = 0
-            gap_starts[1:] = covered[:-1]
-            if align > 1:
-                gap_starts = -(-gap_starts // align) * align
-            fits = np.flatnonzero(gap_starts + size <= gap_ends)
-            if len(fits):
-                chosen = fits[np.argmin((gap_ends - gap_starts)[fits])] if best else fits[0]
-                offset = int(gap_starts[chosen])
-            else:
-                offset = align_up(int(covered[-1]), align)
+            offset = _gap(placed_offset[live], placed_top[live], size, align, best)
         offsets[item] = offset
         placed_start[placed] = start
         placed_end[placed] = end
         placed_offset[placed] = offset
         placed_top[placed] = offset + size
-        placed += 1
     return offsets
 
 
-def lowest_first(component: Component) -> IntArray:
+def _gap(offsets: IntArray, tops: IntArray, size: int, align: int, best: bool) -> int:
+    """The offset for a buffer of `size` bytes among placed ones at `offsets`..`tops`: in the
+    smallest (`best`) or lowest gap that fits it, else on top of them all."""
+    by_offset = np.argsort(offsets)
+    gap_ends = offsets[by_offset]
+    covered = np.maximum.accumulate(tops[by_offset])
+    gap_starts = np.empty_like(gap_ends)
+    gap_starts[0] = 0
+    gap_starts[1:] = covered[:-1]
+    if align > 1:
+        gap_starts = -(-gap_starts // align) * align
+    fits = np.flatnonzero(gap_starts + size <= gap_ends)
+    if len(fits):
+        chosen = fits[np.argmin((gap_ends - gap_starts)[fits])] if best else fits[0]
+        return int(gap_starts[chosen])
+    return align_up(int(covered[-1]), align)
+
+
+def lowest_first(component: Component, allowance: Allowance | None = None) -> IntArray | None:
     """Repeatedly place the unplaced item that can go lowest (ties: earliest start, then longer
     first) directly on top of the placed items it overlaps: the search's first dive without a
     capacity. It alternates neighbours on chains of lifetimes, where size order does badly, and
-    reaches the lower bound on several real traces. O(n^2) time."""
+    reaches the lower bound on several real traces.
+
+    Each placement updates every buffer's lowest address in numpy: O(n^2) work. With an
+    `allowance`, charged and skipped or stopped (None) as `greedy_fit` is."""
     count = len(component)
+    if allowance is not None:
+        cost = greedy_units(count, scans_all_pairs=True)
+        if cost > allowance.units_left():
+            return None
+        allowance.charge(cost)
     start, end, align = component.start, component.end, component.align
     ends, starts, sizes = end.tolist(), start.tolist(), component.size.tolist()
     tie_break = np.empty(count, dtype=np.int64)
@@ -71,7 +101,9 @@ def lowest_first(component: Component) -> IntArray:
     if (int(component.size.sum()) + int(align.max(initial=1))) * scale >= done:
         scale = 0  # keys would overflow: break ties by index instead
     key = tie_break.copy() if scale else np.zeros(count, dtype=np.int64)
-    for _ in range(count):
+    for placed in range(count):
+        if placed % GAP_CHECK_EVERY == 0 and allowance is not None and allowance.out_of_time():
+            return None
         item = int(np.argmin(key))
         offsets[item] = lowest = int(floor[item])
         key[item] = done
@@ -82,6 +114,74 @@ def lowest_first(component: Component) -> IntArray:
             raised = np.maximum(floor[above], -(-top // alignment) * alignment)
             floor[above] = raised
             key[above] = raised * scale + tie_break[above] if scale else raised
+    return offsets
+
+
+class _FreeGaps:
+    """Free address ranges [start, end) among the live buffers of a sweep, coalesced, found by
+    best fit. The range above every live buffer ends at `unbounded` (larger than any peak)."""
+
+    def __init__(self, unbounded: int):
+        self.scale = unbounded + 1
+        self.end_of = {0: unbounded}  # gap start -> gap end
+        self.start_of = {unbounded: 0}  # gap end -> gap start
+        self.by_size = [unbounded * self.scale]  # size * scale + start, sorted
+
+    def add(self, start: int, end: int) -> None:
+        if start in self.start_of:  # a gap ends where this one starts: merge
+            start = self.start_of[start]
+            self.remove(start)
+        if end in self.end_of:
+            end_after = self.end_of[end]
+            self.remove(end)
+            end = end_after
+        self.end_of[start] = end
+        self.start_of[end] = start
+        insort(self.by_size, (end - start) * self.scale + start)
+
+    def remove(self, start: int) -> None:
+        end = self.end_of.pop(start)
+        del self.start_of[end]
+        del self.by_size[bisect_left(self.by_size, (end - start) * self.scale + start)]
+
+    def take(self, size: int, align: int) -> int:
+        """Place `size` bytes, `align`-aligned, in the smallest gap that holds them."""
+        position = bisect_left(self.by_size, size * self.scale)
+        while True:
+            start = self.by_size[position] % self.scale
+            end = self.end_of[start]
+            offset = -(-start // align) * align
+            if offset + size <= end:
+                break
+            position += 1
+        self.remove(start)
+        if start < offset:
+            self.add(start, offset)
+        if offset + size < end:
+            self.add(offset + size, end)
+        return offset
+
+
+def sweep_fit(component: Component) -> IntArray:
+    """Place buffers in order of their start (ties: larger first), each in the smallest free gap
+    among the buffers live at that moment (a memory allocator's best fit replayed over time).
+    Buffers placed earlier that overlap a buffer's lifetime are exactly those still live at
+    its start, so a coalescing free list is all it needs: O(n log n) (plus list moves), the
+    first packing of components too large for the quadratic packers."""
+    count = len(component)
+    starts, ends = component.start.tolist(), component.end.tolist()
+    sizes, aligns = component.size.tolist(), component.align.tolist()
+    unbounded = int(component.size.sum()) + count * int(component.align.max(initial=1)) + 1
+    gaps = _FreeGaps(unbounded)
+    offsets = np.zeros(count, dtype=np.int64)
+    live: list[tuple[int, int]] = []  # heap of (end, item)
+    order = np.lexsort((np.arange(count), -component.size, component.start))
+    for item in order.tolist():
+        while live and live[0][0] <= starts[item]:
+            _, done = heapq.heappop(live)
+            gaps.add(int(offsets[done]), int(offsets[done]) + sizes[done])
+        offsets[item] = gaps.take(sizes[item], aligns[item])
+        heapq.heappush(live, (ends[item], item))
     return offsets
 
 
@@ -113,8 +213,8 @@ def best_fit(items: Sequence[PackItem]) -> tuple[int, ...]:
     live = [index for index, item in enumerate(items) if item.occupies_memory]
     offsets = [0] * len(items)
     component = Component.of(items, live)
-    for index, offset in zip(
-        live, greedy_fit(component, size_descending(component), True), strict=True
-    ):
-        offsets[index] = int(offset)
+    packed = greedy_fit(component, size_descending(component), True)
+    assert packed is not None  # only an allowance can stop it
+    for index, offset in zip(live, packed.tolist(), strict=True):
+        offsets[index] = offset
     return tuple(offsets)

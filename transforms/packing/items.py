@@ -3,7 +3,7 @@ max-load lower bound and the validator every result is checked with."""
 
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -88,30 +88,34 @@ def validate(items: Sequence[PackItem], offsets: Sequence[int]) -> None:
                 f"item {index} at offset {offset} is not aligned to {item.alignment} bytes",
                 (index,),
             )
-    events: list[tuple[int, int, int]] = []  # (time, 0 = end / 1 = start, item)
-    for index, item in enumerate(items):
-        if item.occupies_memory:
-            events.append((item.start, 1, index))
-            events.append((item.end, 0, index))
+    # One int per event, sorted: by time, ends (0) before starts (1), then by item.
+    count = len(items)
+    events = [
+        ((time * 2 + is_start) * count + index)
+        for index, item in enumerate(items)
+        if item.occupies_memory
+        for time, is_start in ((item.start, 1), (item.end, 0))
+    ]
     events.sort()
     # Items live at the sweep time never overlap in memory, so sorting them by offset is enough
-    # to check each new one against its two neighbours.
-    live_offsets: list[tuple[int, int]] = []  # (offset, item)
-    for _, is_start, index in events:
-        key = (offsets[index], index)
-        if not is_start:
-            del live_offsets[bisect_left(live_offsets, key)]
+    # to check each new one against its two neighbours. Keys: offset * count + item.
+    live: list[int] = []
+    for event in events:
+        index = event % count
+        key = offsets[index] * count + index
+        if not (event // count) % 2:
+            del live[bisect_left(live, key)]
             continue
-        position = bisect_left(live_offsets, key)
+        position = bisect_left(live, key)
         for neighbour_position in (position - 1, position):
-            if 0 <= neighbour_position < len(live_offsets):
-                other = live_offsets[neighbour_position][1]
+            if 0 <= neighbour_position < len(live):
+                other = live[neighbour_position] % count
                 if _overlap_in_memory(items, offsets, index, other):
                     first, second = sorted((index, other))
                     raise PackingError(
                         _overlap_message(items, offsets, first, second), (first, second)
                     )
-        insort(live_offsets, key)
+        live.insert(position, key)
 
 
 def _overlap_in_memory(items: Sequence[PackItem], offsets: Sequence[int], a: int, b: int) -> bool:
