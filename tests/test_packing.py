@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from gpu_alloc.transforms.packing import (
+    DEFAULT_GREEDY_BUDGET,
     SEARCH_MAX_ITEMS,
     Packing,
     PackingError,
@@ -382,3 +383,7 @@ def test_large_components_honour_the_budget_and_the_time_limit():
     capped = pack(items, time_limit=0.0)
     validate(items, capped.offsets)
     assert capped.time_limit_hit and capped.peak == greedy_only.peak
+    # By default the quadratic packers get their own budget, apart from the search's.
+    default = pack(items)
+    assert default.offsets == pack(items, budget=DEFAULT_GREEDY_BUDGET).offsets
+    assert 0 < default.work <= DEFAULT_GREEDY_BUDGET and default.peak < greedy_only.peak

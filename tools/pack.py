@@ -9,9 +9,10 @@ other columns are ignored); each row is a buffer live during the half-open inter
     peak=<bytes> lower_bound=<bytes> ratio=<peak / lower_bound> time=<seconds> work=<units>
 
 followed by ` stopped_by=time-limit` when the wall-clock cap cut the search short. Without
-`--time-limit` the search stops on work units only (`--budget`, default
-`packing.DEFAULT_BUDGET`), so the same input gives the same output on any machine under any load;
-`--time-limit` alone lifts the default budget and lets the search run for that many seconds.
+`--time-limit` the packer stops on work units only (`--budget`; by default
+`packing.DEFAULT_BUDGET` and `packing.DEFAULT_GREEDY_BUDGET`), so the same input gives the
+same output on any machine under any load; `--time-limit` alone lifts the default budgets and
+lets the packer run for up to that many seconds.
 `--output` writes the input rows with an `offset` column added. Bad input is reported as one
 line on stderr with exit status 1.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 from gpu_alloc.errors import internal_errors_in_one_line
 from gpu_alloc.transforms.packing import (
     DEFAULT_BUDGET,
+    DEFAULT_GREEDY_BUDGET,
     PackingError,
     PackItem,
     pack,
@@ -103,8 +105,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--budget",
         type=int,
         metavar="UNITS",
-        help=f"work units (search nodes) spent improving on the greedy packings (default "
-        f"{DEFAULT_BUDGET} without --time-limit, unlimited with it); reproducible on any machine",
+        help=f"work units (search nodes) spent improving on the first greedy packing (default "
+        f"{DEFAULT_BUDGET} for the search plus {DEFAULT_GREEDY_BUDGET} for the quadratic greedy "
+        "passes on components too large to search; unlimited with --time-limit); reproducible "
+        "on any machine",
     )
     parser.add_argument(
         "--time-limit",

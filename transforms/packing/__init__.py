@@ -41,6 +41,7 @@ wall-clock cap), `api` (`pack`).
 
 from gpu_alloc.transforms.packing.api import (
     DEFAULT_BUDGET,
+    DEFAULT_GREEDY_BUDGET,
     DEFAULT_TIME_LIMIT,
     SEARCH_MAX_ITEMS,
     pack,
@@ -56,6 +57,7 @@ from gpu_alloc.transforms.packing.items import (
 
 __all__ = [
     "DEFAULT_BUDGET",
+    "DEFAULT_GREEDY_BUDGET",
     "DEFAULT_TIME_LIMIT",
     "SEARCH_MAX_ITEMS",
     "Packing",
