@@ -387,3 +387,16 @@ def test_large_components_honour_the_budget_and_the_time_limit():
     default = pack(items)
     assert default.offsets == pack(items, budget=DEFAULT_GREEDY_BUDGET).offsets
     assert 0 < default.work <= DEFAULT_GREEDY_BUDGET and default.peak < greedy_only.peak
+
+
+def test_the_pass_report_names_the_time_limit_when_it_fires():
+    from gpu_alloc.transforms.fusion_plan import Slot, plan_space
+    from gpu_alloc.transforms.lifetimes import Lifetime
+
+    slots = [
+        Slot(Lifetime(item.start, item.end - 1), item.size, item.alignment)
+        for item in challenging_items("B")
+    ]
+    capped = plan_space(slots, time_limit=0.0)
+    assert capped.time_limit_hit and not capped.optimal
+    assert not plan_space(slots, budget=20).time_limit_hit

@@ -43,6 +43,8 @@ class SpacePlan:
     """What Halide's grouping needs for the static slots (None when not computed)."""
     unfused_bytes: int
     """Sum of the static slots' sizes."""
+    time_limit_hit: bool = False
+    """Whether the packer's wall-clock cap (`time-limit`) cut its search short."""
 
 
 def _peak(items: Sequence[PackItem], offsets: Sequence[int]) -> int:
@@ -83,4 +85,5 @@ def plan_space(
         optimal=packing.optimal or peak == bound,
         halide_bytes=halide_bytes,
         unfused_bytes=sum(i.size for i in items),
+        time_limit_hit=packing.time_limit_hit,
     )
