@@ -19,7 +19,11 @@ b4,9,21,4
 b5,0,21,4
 """
 
-LAST_LINE = re.compile(r"peak=(\d+) lower_bound=(\d+) ratio=(\d+\.\d+) time=(\d+\.\d+)")
+LAST_LINE = re.compile(
+    r"peak=(\d+) lower_bound=(\d+) ratio=(\d+\.\d+) time=(\d+\.\d+) work=(\d+)"
+    r"( stopped_by=time-limit)?"
+)
+CHALLENGING = Path(__file__).resolve().parents[1] / "bench" / "data" / "challenging"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -94,6 +98,43 @@ def test_bad_input_is_one_line_exit_1(capsys, tmp_path: Path, content: str, mess
     assert code == 1 and out == ""
     assert err.count("\n") == 1 and err.startswith("gpu-alloc-pack: error: ")
     assert message in err
+
+
+def test_budget_gives_the_same_output_every_time(capsys, tmp_path: Path):
+    # B is not solved within 300 units: the search stops on its budget, never on the clock.
+    instance = CHALLENGING / "B.1048576.csv"
+    outputs = []
+    for run_index in range(2):
+        output = tmp_path / f"out{run_index}.csv"
+        code, out, _ = run(capsys, str(instance), "--budget", "300", "--output", str(output))
+        assert code == 0
+        match = LAST_LINE.fullmatch(out.strip().splitlines()[-1])
+        assert match is not None, out
+        assert match.group(6) is None  # no wall-clock cap, so it cannot fire
+        outputs.append((output.read_bytes(), match.group(1), match.group(5)))
+    assert outputs[0] == outputs[1]
+    assert int(outputs[0][2]) <= 300 + 170  # the budget plus the greedy orders' charge
+
+
+def test_time_limit_names_itself_when_it_fires(capsys):
+    code, out, _ = run(capsys, str(CHALLENGING / "B.1048576.csv"), "--time-limit", "0")
+    assert code == 0
+    match = LAST_LINE.fullmatch(out.strip().splitlines()[-1])
+    assert match is not None and match.group(6) == " stopped_by=time-limit", out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--budget", "-1"), "--budget must be a non-negative number of work units"),
+        (("--time-limit", "-2"), "--time-limit must be a non-negative number of seconds"),
+        (("--time-limit", "nan"), "--time-limit must be a non-negative number of seconds"),
+    ],
+)
+def test_bad_limits_are_one_line_exit_2(capsys, toy: Path, args: tuple[str, ...], message: str):
+    code, out, err = run(capsys, str(toy), *args)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines()[-1] == f"gpu-alloc-pack: error: {message}"
 
 
 def test_missing_file_is_one_line_exit_1(capsys, tmp_path: Path):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
-import os
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from gpu_alloc.transforms.packing import (
+    DEFAULT_GREEDY_BUDGET,
+    SEARCH_MAX_ITEMS,
     Packing,
     PackingError,
     PackItem,
@@ -17,14 +19,13 @@ from gpu_alloc.transforms.packing import (
     pack,
     validate,
 )
+from gpu_alloc.transforms.packing.component import Component
+from gpu_alloc.transforms.packing.greedy import sweep_fit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-# MiniMalloc's CSVs in the shared folder beside the clone; GPU_ALLOC_DSA_DIR overrides.
-DSA_DIR = Path(
-    os.environ.get("GPU_ALLOC_DSA_DIR")
-    or Path(__file__).resolve().parents[2] / "shared" / "data" / "dsa"
-)
+# MiniMalloc's CSVs, vendored in the repository (bench/data/README.md).
+DSA_DIR = Path(__file__).resolve().parents[1] / "bench" / "data"
 
 # Halide's f1 -> f2 -> f3 stencil chain (examples/stencil_chain.mlir): 11x11, 10x10, 9x9 i32
 # tiles live in barrier stages [0,1], [1,2], [2,3].
@@ -262,7 +263,7 @@ def test_pack_is_never_worse_than_best_fit(items: list[PackItem]):
 
 def test_challenging_instance_smoke():
     path = DSA_DIR / "challenging" / "C.1048576.csv"
-    assert path.is_file(), f"benchmark data missing: expected {path} (set GPU_ALLOC_DSA_DIR)"
+    assert path.is_file(), f"benchmark data missing: expected {path}"
     from gpu_alloc.tools.pack import read_instance
 
     _, _, items = read_instance(path)
@@ -273,3 +274,129 @@ def test_challenging_instance_smoke():
     validate(items, packing.offsets)
     assert packing.lower_bound == 1039360  # dsa README table
     assert packing.peak <= peak_of(items, baseline) == 1417216  # README: best-fit 1.36x
+
+
+# ---------------------------------------------------------------------------------------------
+# Work budget and wall-clock cap
+
+
+def challenging_items(name: str) -> list[PackItem]:
+    from gpu_alloc.tools.pack import read_instance
+
+    _, _, items = read_instance(DSA_DIR / "challenging" / f"{name}.1048576.csv")
+    return items
+
+
+def test_default_packing_never_reads_the_clock(monkeypatch: pytest.MonkeyPatch):
+    # Without a time limit the search may stop only on work units: a clock that jumps or raises
+    # must not change anything.
+    def no_clock() -> float:
+        raise AssertionError("the clock was read")
+
+    items = challenging_items("B")
+    monkeypatch.setattr("gpu_alloc.transforms.packing.budget.time.perf_counter", no_clock)
+    first = pack(items, budget=300)
+    second = pack(items, budget=300)
+    assert first.offsets == second.offsets and first.work == second.work
+    assert not first.time_limit_hit and not first.optimal
+    # The search stopped on its budget (a few units over it for the greedy orders' charge).
+    assert 300 <= first.work <= 300 + len(items)
+
+
+def test_a_larger_budget_never_packs_worse():
+    items = challenging_items("B")
+    small, large = pack(items, budget=100), pack(items, budget=600)
+    assert large.peak <= small.peak < peak_of(items, best_fit(items))
+    assert small.work < large.work
+
+
+def test_zero_budget_keeps_the_greedy_packing():
+    items = challenging_items("C")
+    packing = pack(items, budget=0)
+    validate(items, packing.offsets)
+    # Only the first greedy packing (best-fit, never charged) ran.
+    assert packing.work == 0
+    assert packing.peak <= peak_of(items, best_fit(items)) and not packing.optimal
+
+
+def test_time_limit_lifts_the_default_budget_and_names_itself_when_it_fires():
+    items = challenging_items("B")
+    capped = pack(items, time_limit=0.0)
+    assert capped.time_limit_hit and not capped.optimal
+    # Within its budget a time limit that does not fire changes nothing.
+    assert pack(items, time_limit=60.0, budget=50) == pack(items, budget=50)
+    assert not pack(STENCIL, time_limit=60.0).time_limit_hit
+
+
+# ---------------------------------------------------------------------------------------------
+# Components too large for the exact search: an O(n log n) first packing, the rest on budget
+
+
+def random_items(count: int, seed: int) -> list[PackItem]:
+    generator = random.Random(seed)
+    items = []
+    for _ in range(count):
+        start = generator.randrange(count)
+        items.append(PackItem(start, start + generator.randint(1, 40), generator.randint(1, 64), 2))
+    return items
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(item_strategy, max_size=40))
+def test_sweep_fit_is_valid_and_never_above_the_sum(items: list[PackItem]):
+    live = [index for index, item in enumerate(items) if item.occupies_memory]
+    component = Component.of(items, live)
+    offsets = [0] * len(items)
+    for index, offset in zip(live, sweep_fit(component).tolist(), strict=True):
+        offsets[index] = offset
+    validate(items, offsets)
+    live_items = [items[index] for index in live]
+    assert peak_of(live_items, [offsets[index] for index in live]) <= sum(
+        item.size + item.alignment - 1 for item in live_items
+    )
+
+
+def test_sweep_fit_reuses_freed_gaps_by_best_fit():
+    # a [0,4) 8 B at 0, b [0,2) 4 B at 8, c [0,2) 2 B at 12; b and c end at 2, leaving one
+    # coalesced 6-byte gap [8, 14) above a: d (5 B) takes it, e (1 B, live with d) lands in
+    # what is left of it, [13, 14), rather than on top.
+    items = [
+        PackItem(0, 4, 8),
+        PackItem(0, 2, 4),
+        PackItem(0, 2, 2),
+        PackItem(2, 4, 5),
+        PackItem(3, 4, 1),
+    ]
+    component = Component.of(items, list(range(5)))
+    assert sweep_fit(component).tolist() == [0, 8, 12, 8, 13]
+
+
+def test_large_components_honour_the_budget_and_the_time_limit():
+    items = random_items(SEARCH_MAX_ITEMS + 1000, seed=5)
+    greedy_only = pack(items, budget=0)
+    validate(items, greedy_only.offsets)
+    assert greedy_only.work == 0
+    # The quadratic packers cost more than 100 units here: they are skipped, not cut short.
+    assert pack(items, budget=100).offsets == greedy_only.offsets
+    fuller = pack(items, budget=10**6)
+    assert fuller.peak <= greedy_only.peak and fuller.work > 100
+    capped = pack(items, time_limit=0.0)
+    validate(items, capped.offsets)
+    assert capped.time_limit_hit and capped.peak == greedy_only.peak
+    # By default the quadratic packers get their own budget, apart from the search's.
+    default = pack(items)
+    assert default.offsets == pack(items, budget=DEFAULT_GREEDY_BUDGET).offsets
+    assert 0 < default.work <= DEFAULT_GREEDY_BUDGET and default.peak < greedy_only.peak
+
+
+def test_the_pass_report_names_the_time_limit_when_it_fires():
+    from gpu_alloc.transforms.fusion_plan import Slot, plan_space
+    from gpu_alloc.transforms.lifetimes import Lifetime
+
+    slots = [
+        Slot(Lifetime(item.start, item.end - 1), item.size, item.alignment)
+        for item in challenging_items("B")
+    ]
+    capped = plan_space(slots, time_limit=0.0)
+    assert capped.time_limit_hit and not capped.optimal
+    assert not plan_space(slots, budget=20).time_limit_hit

@@ -1,13 +1,18 @@
 """`gpu-alloc-pack`: pack a MiniMalloc-format CSV with the packer `fuse-gpu-allocs` uses.
 
-    gpu-alloc-pack FILE.csv [--time-limit SECONDS] [--output OUT.csv]
+    gpu-alloc-pack FILE.csv [--budget UNITS] [--time-limit SECONDS] [--output OUT.csv]
 
 The input has a header naming at least `id,lower,upper,size` (an optional `alignment` column;
 other columns are ignored); each row is a buffer live during the half-open interval
 [lower, upper). The solution is validated before anything is printed; the last line on stdout is
 
-    peak=<bytes> lower_bound=<bytes> ratio=<peak / lower_bound> time=<seconds>
+    peak=<bytes> lower_bound=<bytes> ratio=<peak / lower_bound> time=<seconds> work=<units>
 
+followed by ` stopped_by=time-limit` when the wall-clock cap cut the search short. Without
+`--time-limit` the packer stops on work units only (`--budget`; by default
+`packing.DEFAULT_BUDGET` and `packing.DEFAULT_GREEDY_BUDGET`), so the same input gives the
+same output on any machine under any load; `--time-limit` alone lifts the default budgets and
+lets the packer run for up to that many seconds.
 `--output` writes the input rows with an `offset` column added. Bad input is reported as one
 line on stderr with exit status 1.
 """
@@ -25,7 +30,8 @@ from pathlib import Path
 from gpu_alloc.errors import one_line_usage_errors, run_tool
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.transforms.packing import (
-    DEFAULT_TIME_LIMIT,
+    DEFAULT_BUDGET,
+    DEFAULT_GREEDY_BUDGET,
     PackingError,
     PackItem,
     pack,
@@ -104,16 +110,27 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("file", type=Path, help="CSV with columns id,lower,upper,size[,alignment]")
     parser.add_argument(
+        "--budget",
+        type=int,
+        metavar="UNITS",
+        help=f"work units (search nodes) spent improving on the first greedy packing (default "
+        f"{DEFAULT_BUDGET} for the search plus {DEFAULT_GREEDY_BUDGET} for the quadratic greedy "
+        "passes on components too large to search; unlimited with --time-limit); reproducible "
+        "on any machine",
+    )
+    parser.add_argument(
         "--time-limit",
         type=float,
-        default=DEFAULT_TIME_LIMIT,
         metavar="SECONDS",
-        help=f"time spent improving on best-fit (default {DEFAULT_TIME_LIMIT:g})",
+        help="wall-clock cap on the search (default none); the result then depends on the "
+        "machine's speed and load, and the last line says stopped_by=time-limit when it fired",
     )
     parser.add_argument("--output", type=Path, help="write the input with an offset column here")
     args = one_line_usage_errors(parser).parse_args(argv)
-    if not args.time_limit >= 0:
+    if args.time_limit is not None and not args.time_limit >= 0:
         parser.error("--time-limit must be a non-negative number of seconds")
+    if args.budget is not None and args.budget < 0:
+        parser.error("--budget must be a non-negative number of work units")
     return args
 
 
@@ -125,7 +142,7 @@ def run(args: argparse.Namespace) -> None:
     try:
         header, rows, items = read_instance(args.file)
         started = time.perf_counter()
-        packing = pack(items, args.time_limit)
+        packing = pack(items, args.time_limit, args.budget)
         elapsed = time.perf_counter() - started
         try:
             validate(items, packing.offsets)
@@ -142,7 +159,8 @@ def run(args: argparse.Namespace) -> None:
     print(f"buffers={len(items)} {proof}")
     print(
         f"peak={packing.peak} lower_bound={packing.lower_bound} ratio={ratio:.4f} "
-        f"time={elapsed:.3f}"
+        f"time={elapsed:.3f} work={packing.work}"
+        + (" stopped_by=time-limit" if packing.time_limit_hit else "")
     )
 
 

@@ -91,8 +91,13 @@ class FuseGpuAllocsPass(ModulePass):
     max_shared_bytes: int | None = None
     """Shared bytes a kernel may use; by default what one block of `chip` may use."""
 
-    time_limit: float = DEFAULT_TIME_LIMIT
-    """Seconds the packer may search per kernel and memory space."""
+    budget: int | None = None
+    """Work units the packer may spend per kernel and memory space (default: packing.DEFAULT_BUDGET
+    without a time limit, unlimited with one); the same input then always gives the same layout."""
+
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    """Optional wall-clock cap in seconds on the packer's search (default none: the layout then
+    may depend on the machine's load)."""
 
     def shared_limit(self) -> int:
         """`max-shared-bytes`, or what one block of `chip` may use."""
@@ -109,6 +114,16 @@ class FuseGpuAllocsPass(ModulePass):
             raise GpuAllocPassError(
                 f"fuse-gpu-allocs: option alignment must be a positive power of two, "
                 f"got {self.alignment}"
+            )
+        if self.budget is not None and self.budget < 0:
+            raise GpuAllocPassError(
+                f"fuse-gpu-allocs: option budget must be a non-negative number of work units, "
+                f"got {self.budget}"
+            )
+        if self.time_limit is not None and not self.time_limit >= 0:
+            raise GpuAllocPassError(
+                f"fuse-gpu-allocs: option time-limit must be a non-negative number of seconds, "
+                f"got {self.time_limit}"
             )
         reports = fuse_module(op, self)
         if self.report:
@@ -133,7 +148,9 @@ def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelRepo
         used_names.add(name)
         return name
 
-    fuse_options = FuseOptions(options.alignment, options.shared_limit(), options.time_limit)
+    fuse_options = FuseOptions(
+        options.alignment, options.shared_limit(), options.time_limit, options.budget
+    )
     plans = [plan_kernel(kernel, fuse_options, unique_name) for kernel in list(kernels(module))]
     for plan in plans:
         _rewrite_kernel(plan)

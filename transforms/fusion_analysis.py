@@ -87,7 +87,8 @@ class KernelPlan:
 class FuseOptions:
     alignment: int
     max_shared_bytes: int
-    time_limit: float
+    time_limit: float | None
+    budget: int | None = None
 
 
 def plan_kernel(
@@ -216,6 +217,7 @@ def _plan_space(
     plan = plan_space(
         [Slot(f.lifetime, f.static_bytes, f.alignment) for f in funcs],
         time_limit=options.time_limit,
+        budget=options.budget,
     )
     if space == MemorySpace.SHARED:
         _check_shared_limit(kernel, funcs, plan, options.max_shared_bytes)

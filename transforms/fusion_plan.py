@@ -43,13 +43,17 @@ class SpacePlan:
     """What Halide's grouping needs for the static slots (None when not computed)."""
     unfused_bytes: int
     """Sum of the static slots' sizes."""
+    time_limit_hit: bool = False
+    """Whether the packer's wall-clock cap (`time-limit`) cut its search short."""
 
 
 def _peak(items: Sequence[PackItem], offsets: Sequence[int]) -> int:
     return max((o + i.size for o, i in zip(offsets, items, strict=True)), default=0)
 
 
-def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) -> SpacePlan:
+def plan_space(
+    slots: Sequence[Slot], time_limit: float | None = DEFAULT_TIME_LIMIT, budget: int | None = None
+) -> SpacePlan:
     static = [k for k, s in enumerate(slots) if s.static_bytes is not None]
     items = [
         PackItem(
@@ -60,7 +64,7 @@ def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) ->
         )
         for k in static
     ]
-    packing = pack(items, time_limit=time_limit)
+    packing = pack(items, time_limit=time_limit, budget=budget)
     offsets = packing.offsets
     peak = packing.peak
     halide_bytes: int | None = None
@@ -81,4 +85,5 @@ def plan_space(slots: Sequence[Slot], time_limit: float = DEFAULT_TIME_LIMIT) ->
         optimal=packing.optimal or peak == bound,
         halide_bytes=halide_bytes,
         unfused_bytes=sum(i.size for i in items),
+        time_limit_hit=packing.time_limit_hit,
     )

@@ -65,6 +65,8 @@ def format_report(reports: Sequence[KernelReport]) -> str:
             dynamic = " + dynamic" if plan.dynamic_order else ""
             halide = "n/a" if plan.halide_bytes is None else str(plan.halide_bytes)
             verdict = "optimal" if plan.optimal else "not proven optimal"
+            if plan.time_limit_hit:
+                verdict += ", stopped by time-limit"
             lines.append(
                 f"  {SPACE_NAMES[summary.space]} backing '{summary.backing}': "
                 f"unfused {plan.unfused_bytes} B, fused {plan.static_bytes} B{dynamic}, "

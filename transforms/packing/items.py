@@ -1,0 +1,133 @@
+"""The packer's input and output: buffers with lifetimes (`PackItem`), offsets (`Packing`), the
+max-load lower bound and the validator every result is checked with."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+class PackingError(ValueError):
+    """A packing item is malformed, or a set of offsets is not a valid packing.
+
+    `indices` names the items at fault (positions in the input sequence).
+    """
+
+    def __init__(self, message: str, indices: tuple[int, ...] = ()):
+        super().__init__(message)
+        self.indices = indices
+
+
+@dataclass(frozen=True)
+class PackItem:
+    """One buffer: live during the half-open time interval [start, end), `size` bytes."""
+
+    start: int
+    end: int
+    size: int
+    alignment: int = 1
+
+    def __post_init__(self) -> None:
+        if self.end < self.start:
+            raise PackingError(f"lifetime [{self.start}, {self.end}) ends before it starts")
+        if self.size < 0:
+            raise PackingError(f"size {self.size} is negative")
+        if self.alignment < 1 or self.alignment & (self.alignment - 1):
+            raise PackingError(f"alignment {self.alignment} is not a positive power of two")
+
+    @property
+    def occupies_memory(self) -> bool:
+        return self.size > 0 and self.end > self.start
+
+
+@dataclass(frozen=True)
+class Packing:
+    """Offsets for a list of `PackItem`s (in input order) and how good they are."""
+
+    offsets: tuple[int, ...]
+    peak: int
+    """max(offset + size) over the items (never-live ones included), 0 when there are none."""
+    lower_bound: int
+    """Max over time of the total size live at that time: no packing can have a smaller peak."""
+    optimal: bool
+    """True when no packing has a smaller peak (peak == lower bound, or the search finished)."""
+    work: int = field(default=0, compare=False)
+    """Work units spent (`budget` module): the same for the same input and options."""
+    time_limit_hit: bool = field(default=False, compare=False)
+    """Whether the wall-clock cap cut the search short (the result depends on the machine)."""
+
+
+def lower_bound(items: Sequence[PackItem]) -> int:
+    """The max-load lower bound: the largest total size of the items live at one time."""
+    live = [item for item in items if item.occupies_memory]
+    if not live:
+        return 0
+    times = np.array([i.start for i in live] + [i.end for i in live], dtype=np.int64)
+    sizes = np.array([i.size for i in live], dtype=np.int64)
+    deltas = np.concatenate([sizes, -sizes])
+    order = np.lexsort((deltas, times))  # at equal times, ends (negative deltas) come first
+    return int(np.cumsum(deltas[order]).max())
+
+
+def validate(items: Sequence[PackItem], offsets: Sequence[int]) -> None:
+    """Raise `PackingError` unless `offsets` is a valid packing of `items`.
+
+    Checks one offset per item, non-negative offsets that are multiples of each item's alignment,
+    and that no two items with overlapping lifetimes overlap in memory.
+    """
+    if len(offsets) != len(items):
+        raise PackingError(f"{len(offsets)} offsets for {len(items)} items")
+    for index, (item, offset) in enumerate(zip(items, offsets, strict=True)):
+        if offset < 0:
+            raise PackingError(f"item {index} has negative offset {offset}", (index,))
+        if offset % item.alignment:
+            raise PackingError(
+                f"item {index} at offset {offset} is not aligned to {item.alignment} bytes",
+                (index,),
+            )
+    # One int per event, sorted: by time, ends (0) before starts (1), then by item.
+    count = len(items)
+    events = [
+        ((time * 2 + is_start) * count + index)
+        for index, item in enumerate(items)
+        if item.occupies_memory
+        for time, is_start in ((item.start, 1), (item.end, 0))
+    ]
+    events.sort()
+    # Items live at the sweep time never overlap in memory, so sorting them by offset is enough
+    # to check each new one against its two neighbours. Keys: offset * count + item.
+    live: list[int] = []
+    for event in events:
+        index = event % count
+        key = offsets[index] * count + index
+        if not (event // count) % 2:
+            del live[bisect_left(live, key)]
+            continue
+        position = bisect_left(live, key)
+        for neighbour_position in (position - 1, position):
+            if 0 <= neighbour_position < len(live):
+                other = live[neighbour_position] % count
+                if _overlap_in_memory(items, offsets, index, other):
+                    first, second = sorted((index, other))
+                    raise PackingError(
+                        _overlap_message(items, offsets, first, second), (first, second)
+                    )
+        live.insert(position, key)
+
+
+def _overlap_in_memory(items: Sequence[PackItem], offsets: Sequence[int], a: int, b: int) -> bool:
+    return offsets[a] < offsets[b] + items[b].size and offsets[b] < offsets[a] + items[a].size
+
+
+def _overlap_message(items: Sequence[PackItem], offsets: Sequence[int], a: int, b: int) -> str:
+    def describe(index: int) -> str:
+        item = items[index]
+        return (
+            f"item {index} (live [{item.start}, {item.end}), "
+            f"bytes [{offsets[index]}, {offsets[index] + item.size}))"
+        )
+
+    return f"{describe(a)} and {describe(b)} are live at the same time and overlap in memory"

@@ -1,0 +1,335 @@
+"""Exact search: depth-first branch and bound over canonical packings of one component under a
+fixed capacity (in the spirit of MiniMalloc, Moffitt, ASPLOS'23)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from itertools import pairwise
+
+import numpy as np
+from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
+from gpu_alloc.transforms.packing.component import BoolArray, Component, IntArray
+
+
+class NodeLimit(Exception):
+    """A dive used up its own node budget without an answer."""
+
+
+class CanonicalSearch:
+    """Depth-first search over canonical packings of one component under a capacity.
+
+    A canonical packing places buffers one by one in order of non-decreasing (offset, rank), each
+    at the lowest aligned address above every already-placed buffer it overlaps in time. Pruning
+    (after MiniMalloc): a buffer is never placed at or above the top that another unplaced buffer
+    would have at its lowest address (that buffer could go below it: a dominated solution); and at
+    every time section, max(section height, current offset) + the size still to place there must
+    fit in the capacity.
+    """
+
+    def __init__(self, component: Component):
+        self.component = component
+        count = len(component)
+        times = np.unique(np.concatenate([component.start, component.end]))
+        self.first = np.searchsorted(times, component.start)
+        self.stop = np.searchsorted(times, component.end)
+        self.sections = len(times) - 1
+        self.overlap: BoolArray = (component.start[:, None] < component.end[None, :]) & (
+            component.end[:, None] > component.start[None, :]
+        )
+        np.fill_diagonal(self.overlap, False)
+        load = np.zeros(self.sections + 1, dtype=np.int64)
+        np.add.at(load, self.first, component.size)
+        np.add.at(load, self.stop, -component.size)
+        self.load = np.cumsum(load)[: self.sections]
+        # Static tie-breaks among equally low candidates: program order forwards and backwards,
+        # then MiniMalloc's
+        # preorderings by the heaviest section a buffer crosses ("total"), its lifetime and area.
+        total = np.array(
+            [
+                self.load[f:s].max()
+                for f, s in zip(self.first.tolist(), self.stop.tolist(), strict=True)
+            ],
+            dtype=np.int64,
+        )
+        width = component.end - component.start
+        area = component.size * (component.end - component.start)
+        index = np.arange(count)
+        self.rankings: list[IntArray] = []
+        orders = (
+            (component.start, -width, -component.size),  # program order: good on chains
+            (-component.end, -width, -component.size),  # the same backwards in time
+            (-total, -area, -width),
+            (-width, -area, -total),
+            (-total, -width, -area),
+        )
+        for keys in orders:
+            rank = np.empty(count, dtype=np.int64)
+            rank[np.lexsort((index, *reversed(keys)))] = index
+            self.rankings.append(rank)
+        # Identical buffers are interchangeable: place them in rank order only.
+        keys = np.stack([component.start, component.end, component.size, component.align], axis=1)
+        _, group = np.unique(keys, axis=0, return_inverse=True)
+        self.group = group.reshape(-1)
+        self.neighbours = [np.flatnonzero(row) for row in self.overlap]
+
+    def decide(
+        self, capacity: int, allowance: Allowance, rounds: int | None = None
+    ) -> IntArray | None:
+        """Offsets with peak <= capacity, or None if there are none.
+
+        Tries each ranking in turn with a node budget that doubles every round (MiniMalloc's
+        round robin). Raises `OutOfBudget` when `allowance` is spent, `NodeLimit` after
+        `rounds` rounds without an answer."""
+        budget = max(64, len(self.component))
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 4 * len(self.component) + 1000))
+        try:
+            while rounds is None or rounds > 0:
+                budget *= 2
+                for rank in self.rankings:
+                    try:
+                        return _Dive(self, capacity, allowance, rank, budget).run()
+                    except NodeLimit:
+                        continue
+                rounds = None if rounds is None else rounds - 1
+            raise NodeLimit
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def probe(
+        self, capacity: int, allowance: Allowance, rankings: Sequence[IntArray], budget: int
+    ) -> IntArray | None:
+        """One dive per ranking, each limited to `budget` nodes: the first packing within
+        `capacity` found, or None if a dive finished its search without one (a proof that
+        there is none). Raises `NodeLimit` when every dive runs out of nodes."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 4 * len(self.component) + 1000))
+        try:
+            for rank in rankings:
+                try:
+                    return _Dive(self, capacity, allowance, rank, budget).run()
+                except NodeLimit:
+                    continue
+            raise NodeLimit
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def guided(self, offsets: IntArray, ranking: IntArray) -> IntArray:
+        """A ranking that follows a known packing: by offset, then by `ranking`.
+
+        Among equally low candidates the search then rebuilds that packing, and where a tighter
+        capacity forbids it, it departs from it as little as its order allows."""
+        rank = np.empty(len(offsets), dtype=np.int64)
+        rank[np.lexsort((ranking, offsets))] = np.arange(len(offsets))
+        return rank
+
+    def twin_before(self, rank: IntArray) -> IntArray:
+        """For each buffer, the identical buffer ranked just before it (or -1)."""
+        twin_before = np.full(len(rank), -1, dtype=np.int64)
+        last_of_group: dict[int, int] = {}
+        for item in np.argsort(rank).tolist():
+            group = int(self.group[item])
+            twin_before[item] = last_of_group.get(group, -1)
+            last_of_group[group] = item
+        return twin_before
+
+
+class _Dive:
+    """One depth-first search of `CanonicalSearch` at a fixed capacity, ranking and node budget.
+
+    When placing a buffer leaves no unplaced buffer crossing some section boundary, the rest
+    falls apart into independent parts, each solved on its own (a failure in one part is not
+    retried against every solution of the others).
+    """
+
+    def __init__(
+        self,
+        search: CanonicalSearch,
+        capacity: int,
+        allowance: Allowance,
+        rank: IntArray,
+        budget: int,
+    ):
+        component = search.component
+        self.search = search
+        self.capacity = capacity
+        self.allowance = allowance
+        self.rank = rank
+        self.budget = budget
+        self.size = component.size
+        self.align = component.align
+        self.sizes = component.size.tolist()
+        self.first = search.first.tolist()
+        self.stop = search.stop.tolist()
+        self.remaining = search.load.copy()
+        self.height = np.zeros(search.sections, dtype=np.int64)
+        self.viable = np.zeros(len(component), dtype=np.int64)  # lowest aligned offset per buffer
+        self.unplaced = np.ones(len(component), dtype=np.bool_)
+        self.offsets = np.zeros(len(component), dtype=np.int64)
+        # cuts[t]: unplaced buffers crossing the boundary between sections t and t + 1.
+        cuts = np.zeros(search.sections + 1, dtype=np.int64)
+        np.add.at(cuts, search.first, 1)
+        np.add.at(cuts, search.stop - 1, -1)
+        self.cuts = np.cumsum(cuts)[: max(0, search.sections - 1)]
+        twin_before = search.twin_before(rank)
+        self.has_twin = twin_before >= 0
+        self.twin_before = np.maximum(twin_before, 0)
+        self.memo: dict[tuple[int, int, bytes, bytes, bytes], IntArray | None] = {}
+        self.nodes = 0
+
+    def run(self) -> IntArray | None:
+        if not len(self.offsets):
+            return self.offsets
+        if int(self.remaining.max()) > self.capacity:
+            return None
+        everything = np.arange(len(self.offsets))
+        found = self._search(everything, 0, self.search.sections, -1, -1)
+        return self.offsets.copy() if found else None
+
+    def _search(
+        self, part: IntArray, low: int, high: int, last_offset: int, last_rank: int
+    ) -> bool:
+        """Place the unplaced buffers of `part` (sections [low, high)); True when all fit."""
+        self.nodes += 1
+        allowance = self.allowance
+        allowance.meter.units += 1
+        if self.nodes > self.budget:
+            raise NodeLimit
+        if allowance.meter.units >= allowance.unit_stop:
+            raise OutOfBudget
+        if self.nodes & 63 == 0 and allowance.time_stop is not None and allowance.spent():
+            raise OutOfBudget
+        part = part[self.unplaced[part]]
+        if not len(part):
+            return True
+        viable, size, rank = self.viable[part], self.size[part], self.rank[part]
+        lowest_top = int((viable + size).min())
+        highest = self.capacity - int(self.remaining[low:high].max())
+        allowed = (viable < lowest_top) & (viable <= highest)
+        allowed &= (viable > last_offset) | ((viable == last_offset) & (rank > last_rank))
+        allowed &= ~(self.has_twin[part] & self.unplaced[self.twin_before[part]])
+        chosen = np.flatnonzero(allowed)
+        chosen = chosen[np.lexsort((rank[chosen], viable[chosen]))]
+        for item in part[chosen].tolist():
+            if self._place_and_continue(part, low, high, item):
+                return True
+            if not (self.search.overlap[item] & self.unplaced).any():
+                # Nothing rests on this buffer: placing another one first cannot help.
+                return False
+        return False
+
+    def _solve_part(self, part: IntArray, low: int, high: int) -> bool:
+        """`_search` on an independent part, remembering the outcome.
+
+        A part's outcome depends only on its buffers, their lowest addresses and the heights of
+        its sections, so the same part met again (after a sibling part failed and an ancestor
+        moved on) is answered from memory."""
+        if not len(part):
+            return True
+        key = (
+            low,
+            high,
+            part.tobytes(),
+            self.viable[part].tobytes(),
+            self.height[low:high].tobytes(),
+        )
+        if key in self.memo:
+            solved = self.memo[key]
+            if solved is None:
+                return False
+            self.offsets[part] = solved
+            return True
+        found = self._search(part, low, high, -1, -1)
+        self.memo[key] = self.offsets[part].copy() if found else None
+        return found
+
+    def _place_and_continue(self, part: IntArray, low: int, high: int, item: int) -> bool:
+        offset = int(self.viable[item])
+        size = self.sizes[item]
+        top = offset + size
+        lo, hi = self.first[item], self.stop[item]
+        saved_height = self.height[lo:hi].copy()
+        self.offsets[item] = offset
+        self.unplaced[item] = False
+        self.remaining[lo:hi] -= size
+        self.height[lo:hi] = top
+        neighbours = self.search.neighbours[item]
+        neighbours = neighbours[self.unplaced[neighbours]]
+        saved_viable = self.viable[neighbours]
+        alignment = self.align[neighbours]
+        raised_viable = np.maximum(saved_viable, -(-top // alignment) * alignment)
+        self.viable[neighbours] = raised_viable
+        self.cuts[lo : hi - 1] -= 1
+        try:
+            # Only sections under this buffer or under a neighbour whose lowest address rose can
+            # have a higher floor now (the others were checked when their floor last rose).
+            raised = neighbours[raised_viable > saved_viable]
+            lo_fit, hi_fit = lo, hi
+            if len(raised):
+                lo_fit = min(lo_fit, int(self.search.first[raised].min()))
+                hi_fit = max(hi_fit, int(self.search.stop[raised].max()))
+            if not self._fits(offset, max(low, lo_fit), min(high, hi_fit)):
+                return False
+            split = lo + np.flatnonzero(self.cuts[lo : hi - 1] == 0) + 1
+            split = split[(split > low) & (split < high)]
+            rank = int(self.rank[item])
+            if not len(split):
+                return self._search(part, low, high, offset, rank)
+            bounds = [low, *split.tolist(), high]
+            first, stop = self.search.first[part], self.search.stop[part]
+            for sub_low, sub_high in pairwise(bounds):
+                inside = part[(first < sub_high) & (stop > sub_low) & self.unplaced[part]]
+                if not self._solve_part(inside, sub_low, sub_high):
+                    return False
+            return True
+        finally:
+            self.cuts[lo : hi - 1] += 1
+            self.viable[neighbours] = saved_viable
+            self.height[lo:hi] = saved_height
+            self.remaining[lo:hi] += size
+            self.unplaced[item] = True
+
+    def _fits(self, offset: int, low: int, high: int) -> bool:
+        """Whether every section in [low, high) can still hold what is left to place in it.
+
+        A section's floor is at least its height, the last offset (placement is monotone), and
+        the lowest address of any unplaced buffer crossing it."""
+        if low >= high:
+            return True
+        first, stop = self.search.first, self.search.stop
+        crossing = np.flatnonzero(self.unplaced & (first < high) & (stop > low))
+        floor = np.maximum(self.height[low:high], offset)
+        remaining = self.remaining[low:high]
+        if len(crossing):
+            lowest = _lowest_over_intervals(
+                np.maximum(first[crossing], low) - low,
+                np.minimum(stop[crossing], high) - low,
+                self.viable[crossing],
+                high - low,
+                self.capacity,
+            )
+            floor = np.maximum(floor, lowest)
+        return bool((floor + remaining <= self.capacity).all())
+
+
+def _lowest_over_intervals(
+    begin: IntArray, end: IntArray, value: IntArray, length: int, default: int
+) -> IntArray:
+    """For each point of [0, length), the smallest `value` whose interval [begin, end) holds it
+    (`default` where none does).
+
+    Each interval is covered by two blocks of length 2^k (k = floor(log2 of its length)); block
+    minima are recorded per level and pushed down to the points, level by level: O(intervals +
+    length * log(length)) in a few numpy calls instead of an intervals x length matrix."""
+    levels = length.bit_length()
+    table = np.full((levels, length), default, dtype=np.int64)
+    level = (np.frexp(end - begin)[1] - 1).astype(np.int64)  # floor(log2(span))
+    np.minimum.at(table, (level, begin), value)
+    np.minimum.at(table, (level, end - (1 << level)), value)
+    for k in range(levels - 1, 0, -1):
+        half = 1 << (k - 1)
+        upper, lower = table[k], table[k - 1]
+        np.minimum(lower, upper, out=lower)
+        np.minimum(lower[half:], upper[: length - half], out=lower[half:])
+    return table[0]
