@@ -1,5 +1,12 @@
 """The `gpu_alloc` dialect: GPU shared/heap/private allocations and their aliases."""
 
+from gpu_alloc.dialect.layout import (
+    HEAP_LAYOUT_ATTR,
+    LAYOUT_ATTR,
+    FuncSlice,
+    layout_attr,
+    read_layout,
+)
 from gpu_alloc.dialect.ops import (
     MEMORY_SPACES,
     AliasOp,
@@ -13,6 +20,11 @@ from gpu_alloc.dialect.ops import (
 )
 
 __all__ = [
+    "HEAP_LAYOUT_ATTR",
+    "LAYOUT_ATTR",
+    "FuncSlice",
+    "layout_attr",
+    "read_layout",
     "MEMORY_SPACES",
     "AliasOp",
     "AllocOp",

@@ -16,7 +16,10 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
   it. A kernel with a single heap argument whose per-block size is static carries
   `gpu_alloc.heap_bytes_per_block`, so a caller outside the module knows what to pass;
 * a private (space 5) allocation becomes a `memref.alloca` at the kernel entry;
-* `gpu_alloc.dealloc` disappears.
+* `gpu_alloc.dealloc` disappears;
+* the op that now makes each backing (the `memref.global`, `gpu.dynamic_shared_memory`
+  or `memref.alloca`; the kernel, as `gpu_alloc.heap_layout`, for a heap argument)
+  carries the `gpu_alloc.layout` record of the Funcs in it (`gpu_alloc.dialect.layout`).
 
 Leftover `gpu_alloc.alias`/`offset_pointer` ops are flattened first. Kernels get the
 `gpu.kernel` attribute that MLIR reads, and a module with launch sites gets
@@ -29,11 +32,19 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace, OffsetPointerOp
+from gpu_alloc.dialect import (
+    HEAP_LAYOUT_ATTR,
+    AliasOp,
+    AllocOp,
+    DeallocOp,
+    MemorySpace,
+    OffsetPointerOp,
+)
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.transforms.layout_record import keep_layout, single_func_layout, slots_layout
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -207,6 +218,7 @@ class _KernelLowering:
             UnitAttr(),
             alignment=max(MIN_SHARED_ALIGNMENT, _alignment_of(alloc)),
         )
+        keep_layout(global_op, single_func_layout(alloc, self.func))
         Rewriter.insert_op(global_op, InsertPoint.before(self.func))
         Rewriter.replace_op(alloc, memref.GetGlobalOp(symbol, memref_type))
 
@@ -224,6 +236,7 @@ class _KernelLowering:
         size_ops, byte_size = _byte_size_value(alloc, memref_type)
         self.dynamic_shared = _DynamicShared(byte_size, f"'{alloc.alloc_name.data}'")
         base = DynamicSharedMemoryOp()
+        keep_layout(base, single_func_layout(alloc, self.func))
         cast = memref.MemorySpaceCastOp(
             base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
         )
@@ -245,6 +258,7 @@ class _KernelLowering:
             layout=memref_type.layout,
             memory_space=memref_type.memory_space,
         )
+        keep_layout(alloca, single_func_layout(alloc, self.func))
         if alloc.dynamic_sizes:
             Rewriter.replace_op(alloc, alloca)
             return
@@ -275,6 +289,9 @@ class _KernelLowering:
                 alloc.dynamic_sizes[0] if alloc.dynamic_sizes else memref_type.get_shape()[0],
             )
         )
+        record = single_func_layout(alloc, self.func)
+        if record is not None and HEAP_LAYOUT_ATTR not in self.func.attributes:
+            self.func.attributes[HEAP_LAYOUT_ATTR] = record
         if memref_type == HEAP_ARGUMENT_TYPE:
             Rewriter.replace_op(alloc, [], [argument])
             return
@@ -300,6 +317,8 @@ class _KernelLowering:
             offsets.append(per_block)
             per_block += size
         per_block = _round_up(per_block, HEAP_SLICE_ALIGNMENT)
+        if HEAP_LAYOUT_ATTR not in self.func.attributes:
+            self.func.attributes[HEAP_LAYOUT_ATTR] = slots_layout(allocs, offsets, self.func)
         argument = self._add_heap_argument()
         names = ", ".join(f"'{a.alloc_name.data}'" for a in allocs)
         self.heap_arguments.append(_HeapArgument(argument, f"heap {names}", per_block, None))

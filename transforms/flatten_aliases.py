@@ -9,6 +9,9 @@ Guarantees:
   alignment): the largest power of two dividing the byte offset, the backing's
   alignment and the access's own alignment (its `alignment` attribute, else its
   element size) — never the alignment the access had before the shift;
+- every backing that aliases pointed into carries a `gpu_alloc.layout` record naming
+  each Func's byte range and barrier-stage interval (`gpu_alloc.dialect.layout`), so
+  profilers still attribute every byte to its Func;
 - it is idempotent, and a module without aliases is left unchanged.
 """
 
@@ -20,6 +23,7 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
+from gpu_alloc.transforms.layout_record import record_alias_layouts
 from xdsl.context import Context
 from xdsl.dialects import memref, vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType
@@ -96,5 +100,6 @@ class FlattenAliasesPass(ModulePass):
     name = "flatten-aliases"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        record_alias_layouts(op)
         for alias in [o for o in op.walk() if isinstance(o, AliasOp)]:
             flatten_alias(alias)
