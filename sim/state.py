@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpu_alloc.sim.memory import Arena
+from gpu_alloc.sim.profile import Profile
 from gpu_alloc.sim.races import NO_AGENT, Access, Conflict
 
 _SPACE_NAMES = {1: "global (heap)", 3: "shared"}
@@ -76,6 +77,8 @@ class LaunchState:
     thread_steps: int = 0
     shared_by_blocks: dict[object, Arena] = field(default_factory=dict[object, Arena])
     _func_ids: dict[str, int] = field(default_factory=dict[str, int])
+    profile: Profile | None = None
+    """Per-Func counts, when the caller asked for a profile."""
 
     @property
     def threads_per_block(self) -> int:
