@@ -14,12 +14,10 @@ memory is named by the view the access goes through: the allocation's or alias's
 So the profile names the same Funcs before and after `fuse-gpu-allocs`,
 `flatten-aliases` and `lower-gpu-allocs`.
 
-Bank model (shared memory only): 32 banks of 4 bytes. For each warp-level access (the
-active threads of one warp, 32 consecutive linear thread ids, executing one load or
-store) take the distinct 4-byte words it touches, relative to the start of the shared
-allocation (assumed 128-byte aligned, as a uniform shift only permutes banks); bank =
-word mod 32; wavefronts = the most distinct words in one bank; the access adds
-`wavefronts - ceil(distinct words / 32)` bank conflicts.
+Bank conflicts (shared memory only) follow `gpu_alloc.banks`: per warp-level access (32
+consecutive linear thread ids), over the 4-byte words it touches, counted from the
+start of the shared allocation (taken as 128-byte aligned: a uniform shift only
+permutes the banks, so fusing Funcs at other offsets changes no count).
 """
 
 from __future__ import annotations
@@ -30,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, bank_conflicts
 from gpu_alloc.dialect import FuncSlice, read_layout
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena, MemRefView
@@ -38,34 +37,8 @@ from xdsl.dialects import gpu
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
-BANKS = 32
-BANK_BYTES = 4
-WARP_SIZE = 32
-
 SPACE_NAMES = {1: "heap", 3: "shared", 5: "private"}
 COUNTERS = ("loads", "stores", "bytes_loaded", "bytes_stored", "bank_conflicts")
-
-
-def bank_conflicts(addresses: np.ndarray, itemsize: int, lanes: np.ndarray) -> int:
-    """Bank conflicts of one access: `addresses[i]` (bytes) read or written by thread
-    `lanes[i]` (linear id in its block), `itemsize` bytes each."""
-    if addresses.size == 0:
-        return 0
-    first = addresses // BANK_BYTES
-    last = (addresses + itemsize - 1) // BANK_BYTES
-    span = int(np.max(last - first)) + 1
-    words = (first[:, None] + np.arange(span)).reshape(-1)
-    valid = (words <= np.repeat(last, span)).reshape(-1)
-    warps = np.repeat(lanes // WARP_SIZE, span)
-    pairs = np.unique(np.stack([warps[valid], words[valid]]), axis=1)
-    warp_of, word_of = pairs[0], pairs[1]
-    _, distinct = np.unique(warp_of, return_counts=True)
-    banks = np.unique(np.stack([warp_of, word_of % BANKS]), axis=1, return_counts=True)
-    per_bank_warp, per_bank_count = banks[0][0], banks[1]
-    wavefronts = np.zeros(int(warp_of.max()) + 1, np.int64)
-    np.maximum.at(wavefronts, per_bank_warp, per_bank_count)
-    wavefronts = wavefronts[np.unique(warp_of)]
-    return int(np.sum(wavefronts - (distinct + BANKS - 1) // BANKS))
 
 
 @dataclass

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gpu_alloc.banks import bank_conflicts
 from gpu_alloc.sim import simulate
 from gpu_alloc.sim.cli import main
 from gpu_alloc.sim.loading import load_module
-from gpu_alloc.sim.profile import bank_conflicts
 from xdsl.context import Context
 from xdsl.passes import PassPipeline
 from xdsl.transforms import get_all_passes
