@@ -1,0 +1,159 @@
+"""Renders `SpaceLayout`s (see `gpu_alloc.tools.layout`) as one SVG memory plan.
+
+One panel per kernel and memory space: x = barrier stage, y = byte offset (0 at the
+top), a rectangle per Func over its stage interval and its bytes, labelled inside when
+it has room, always listed in the table beside the plot (name, bytes, offset, stages,
+bank conflicts) and named in the rectangle's tooltip, so 2 Funcs and 60 both read. A
+dashed line marks the lower bound. Rectangles carry `data-*` attributes (func, offset,
+bytes, first, last) for tools and tests. Pure text output: same input, same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from gpu_alloc.tools.layout import SpaceLayout
+
+MIN_PLOT_HEIGHT = 320
+MAX_PLOT_HEIGHT = 900
+ROW = 15
+MARGIN = 60
+TABLE_WIDTH = 370
+FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
+
+
+def _fill(index: int, conflicts: int | None, worst: int) -> str:
+    """A pastel by index; with a profile, white (no conflict) to red (the most)."""
+    if worst > 0 and conflicts is not None:
+        level = conflicts / worst
+        green_blue = round(235 - 175 * level)
+        return f"rgb(250,{green_blue},{green_blue})"
+    if worst == 0 and conflicts is not None:
+        return "rgb(235,250,235)"
+    hue = (index * 137) % 360
+    return f"hsl({hue},60%,82%)"
+
+
+def _text(x: float, y: float, body: str, size: int = 11, anchor: str = "start", extra=""):
+    return (
+        f"<text x='{x:.1f}' y='{y:.1f}' font-size='{size}' text-anchor='{anchor}' "
+        f"{FONT}{extra}>{escape(body)}</text>"
+    )
+
+
+def _panel(layout: SpaceLayout, top: float, index: int) -> tuple[list[str], float]:
+    """The SVG elements of one panel and its height."""
+    out: list[str] = []
+    stages = max(layout.stages, 1)
+    plot_width = min(720.0, max(240.0, 90.0 * stages))
+    stage_width = plot_width / stages
+    plot_height = min(MAX_PLOT_HEIGHT, max(MIN_PLOT_HEIGHT, 15 * len(layout.slices)))
+    scale = plot_height / max(layout.size, 1)
+    x0, y0 = MARGIN + 10, top + 34
+    with_profile = bool(layout.conflicts)
+    worst = max((c for c in layout.conflicts.values() if c is not None), default=0)
+    title = (
+        f"kernel '{layout.kernel}' - {layout.space} backing '{layout.backing}': "
+        f"{layout.size} B, lower bound {layout.lower_bound} B, {len(layout.slices)} Funcs"
+    )
+    out.append(_text(10, top + 16, title, 13, extra=" font-weight='bold'"))
+    out.append(
+        f"<rect x='{x0}' y='{y0}' width='{plot_width:.1f}' height='{plot_height}' "
+        "fill='white' stroke='#444' stroke-width='1'/>"
+    )
+    for t in range(stages):
+        x = x0 + t * stage_width
+        if t:
+            out.append(
+                f"<line x1='{x:.1f}' y1='{y0}' x2='{x:.1f}' y2='{y0 + plot_height}' "
+                "stroke='#ccc' stroke-dasharray='2,3'/>"
+            )
+        out.append(_text(x + stage_width / 2, y0 + plot_height + 14, f"stage {t}", 10, "middle"))
+    for fraction in (0.0, 0.25, 0.5, 0.75, 1.0):
+        byte = round(layout.size * fraction)
+        out.append(_text(x0 - 4, y0 + byte * scale + 4, f"{byte}", 9, "end"))
+    out.append(_text(x0 - 4, y0 - 6, "bytes", 9, "end"))
+    for k, s in enumerate(layout.slices):
+        conflicts = layout.conflicts.get(s.name)
+        x = x0 + s.first_stage * stage_width
+        width = (s.last_stage - s.first_stage + 1) * stage_width
+        # Both edges rounded the same way, so Funcs that touch in bytes touch on screen.
+        y = round(y0 + s.offset * scale, 2)
+        height = round(y0 + s.end * scale, 2) - y
+        tip = (
+            f"{s.name}: {s.bytes} B at [{s.offset}, {s.end}), stages {s.first_stage}-{s.last_stage}"
+        )
+        if with_profile:
+            tip += f", bank conflicts {'-' if conflicts is None else conflicts}"
+        out.append(
+            f"<rect x='{x + 1:.1f}' y='{y:.2f}' width='{width - 2:.1f}' height='{height:.2f}' "
+            f"fill='{_fill(k, conflicts, worst) if with_profile else _fill(k, None, 0)}' "
+            f"stroke='#222' stroke-width='0.6' data-func={quoteattr(s.name)} "
+            f"data-offset='{s.offset}' data-bytes='{s.bytes}' data-first='{s.first_stage}' "
+            f"data-last='{s.last_stage}'><title>{escape(tip)}</title></rect>"
+        )
+        if height >= 10:
+            label = s.name if not conflicts else f"{s.name} ({conflicts} conflicts)"
+            size = int(min(11, height - 2))
+            out.append(
+                f"<text x='{x + 4:.1f}' y='{y + min(height, 14) - 3:.1f}' font-size='{size}' "
+                f"{FONT} clip-path='url(#clip{index}_{k})'>{escape(label)}</text>"
+            )
+            out.append(
+                f"<clipPath id='clip{index}_{k}'><rect x='{x + 1:.1f}' y='{y:.2f}' "
+                f"width='{width - 2:.1f}' height='{height:.2f}'/></clipPath>"
+            )
+    bound_y = y0 + layout.lower_bound * scale
+    out.append(
+        f"<line x1='{x0}' y1='{bound_y:.2f}' x2='{x0 + plot_width:.1f}' y2='{bound_y:.2f}' "
+        "stroke='#06c' stroke-width='1.2' stroke-dasharray='6,4'/>"
+    )
+    out.append(
+        _text(x0 + plot_width - 4, bound_y - 3, f"lower bound {layout.lower_bound} B", 9, "end")
+    )
+    table = _table(layout, x0 + plot_width + 24, y0, with_profile)
+    out += table
+    rows_height = ROW * (len(layout.slices) + 1)
+    group = f"<g data-kernel={quoteattr(layout.kernel)} data-space='{layout.space}'>"
+    return [group, *out, "</g>"], 34 + max(plot_height + 24, rows_height) + 20
+
+
+def _table(layout: SpaceLayout, x: float, y: float, with_profile: bool) -> list[str]:
+    columns = ["Func", "bytes", "offset", "stages"] + (["conflicts"] if with_profile else [])
+    offsets = [0, 110, 170, 230, 290]
+    out = [
+        _text(x + dx, y + 10, name, 10, extra=" font-weight='bold'")
+        for name, dx in zip(columns, offsets, strict=False)
+    ]
+    for k, s in enumerate(sorted(layout.slices, key=lambda s: (s.offset, s.first_stage))):
+        conflicts = layout.conflicts.get(s.name)
+        cells = [s.name, str(s.bytes), str(s.offset), f"{s.first_stage}-{s.last_stage}"]
+        if with_profile:
+            cells.append("-" if conflicts is None else str(conflicts))
+        row_y = y + 10 + ROW * (k + 1)
+        out += [_text(x + dx, row_y, cell, 10) for cell, dx in zip(cells, offsets, strict=False)]
+    return out
+
+
+def render_svg(layouts: Sequence[SpaceLayout], title: str) -> str:
+    """The whole picture: a heading, then one panel per layout."""
+    body: list[str] = [_text(10, 20, f"{title}: fused layouts (x = barrier stage, y = byte)", 14)]
+    top = 32.0
+    width = 400.0
+    for index, layout in enumerate(layouts):
+        elements, height = _panel(layout, top, index)
+        body += elements
+        top += height
+        plot_width = min(720.0, max(240.0, 90.0 * max(layout.stages, 1)))
+        width = max(width, MARGIN + 10 + plot_width + 24 + TABLE_WIDTH)
+    if not layouts:
+        body.append(_text(10, top + 20, "no shared or heap allocations", 12))
+        top += 40
+    header = (
+        "<?xml version='1.0' encoding='UTF-8'?>\n"
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:.0f}' height='{top:.0f}' "
+        f"viewBox='0 0 {width:.0f} {top:.0f}'>\n"
+        f"<rect width='100%' height='100%' fill='#fafafa'/>\n"
+    )
+    return header + "\n".join(body) + "\n</svg>\n"
