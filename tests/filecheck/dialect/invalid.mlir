@@ -106,3 +106,23 @@
 
 %b = "test.op"() : () -> !gpu_alloc.ptr<4 : i32>
 // CHECK: !gpu_alloc.ptr memory space must be 1, 3 or 5, got 4
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = [{name = "f", offset = 60 : i64, bytes = 8 : i64, stages = array<i64: 0, 1>}]} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout: 'f' covers bytes [60, 68) of a 64-byte backing
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = [{name = "f", offset = 0 : i64, bytes = 8 : i64, stages = array<i64: 2, 1>}]} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout entry 0 ('f') has an empty stage interval [2, 1]
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = [{offset = 0 : i64, bytes = 8 : i64, stages = array<i64: 0, 0>}]} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout entry 0 needs a non-empty string 'name'
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = {name = "f"}} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout must be an array of dictionaries
