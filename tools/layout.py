@@ -19,7 +19,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from gpu_alloc.errors import GpuAllocPassError, internal_errors_in_one_line
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.loading import load_module, make_context
+from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import HEAP_BYTES_ATTR, FuseGpuAllocsPass
 from gpu_alloc.transforms.kernel_ir import kernel_name, kernels
@@ -40,27 +40,6 @@ SPACE_WORDS = {MemorySpace.SHARED: "shared", MemorySpace.GLOBAL: "heap"}
 
 class LayoutError(Exception):
     """A problem with the input, already worded for the user."""
-
-
-@dataclass(frozen=True)
-class SpaceLayout:
-    """One backing (or one lone Func) of one kernel: what the picture shows."""
-
-    kernel: str
-    space: str
-    backing: str
-    size: int
-    stages: int
-    slices: list[FuncSlice]
-    conflicts: dict[str, int | None]
-
-    @property
-    def lower_bound(self) -> int:
-        """The most bytes live in one stage: no packing can use fewer."""
-        return max(
-            (sum(s.bytes for s in self.slices if s.live_at(t)) for t in range(self.stages)),
-            default=0,
-        )
 
 
 def _backing_size(alloc: AllocOp, kernel: gpu.FuncOp, slices: list[FuncSlice]) -> int:
@@ -163,8 +142,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def run(options: argparse.Namespace) -> None:
-    from gpu_alloc.tools.layout_svg import render_svg
-
     profile = read_profile(options.profile_json) if options.profile_json else None
     module = load_module(options.input)
     layouts = fused_layouts(module, options.alignment, options.max_shared_bytes)

@@ -1,4 +1,4 @@
-"""Renders `SpaceLayout`s (see `gpu_alloc.tools.layout`) as one SVG memory plan.
+"""Renders `SpaceLayout`s (made by `gpu_alloc.tools.layout`) as one SVG memory plan.
 
 One panel per kernel and memory space: x = barrier stage, y = byte offset (0 at the
 top), a rectangle per Func over its stage interval and its bytes, labelled inside when
@@ -11,9 +11,10 @@ bytes, first, last) for tools and tests. Pure text output: same input, same byte
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from gpu_alloc.tools.layout import SpaceLayout
+from gpu_alloc.dialect import FuncSlice
 
 MIN_PLOT_HEIGHT = 320
 MAX_PLOT_HEIGHT = 900
@@ -21,6 +22,27 @@ ROW = 15
 MARGIN = 60
 TABLE_WIDTH = 370
 FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
+
+
+@dataclass(frozen=True)
+class SpaceLayout:
+    """One backing (or one lone Func) of one kernel: what the picture shows."""
+
+    kernel: str
+    space: str
+    backing: str
+    size: int
+    stages: int
+    slices: list[FuncSlice]
+    conflicts: dict[str, int | None]
+
+    @property
+    def lower_bound(self) -> int:
+        """The most bytes live in one stage: no packing can use fewer."""
+        return max(
+            (sum(s.bytes for s in self.slices if s.live_at(t)) for t in range(self.stages)),
+            default=0,
+        )
 
 
 def _fill(index: int, conflicts: int | None, worst: int) -> str:
