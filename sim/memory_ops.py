@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from gpu_alloc.dialect import LAYOUT_ATTR, AliasOp, AllocOp, OffsetPointerOp, memory_space_of
+from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp, memory_space_of
 from gpu_alloc.sim.control_flow import Mask, uniform_int
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.memory import (
@@ -26,6 +26,7 @@ from gpu_alloc.sim.memory import (
     read_elements,
     write_elements,
 )
+from gpu_alloc.sim.profile_hooks import note_layout, profile_access
 from gpu_alloc.sim.state import AgentNamer, BlockState, LaunchState
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
@@ -185,8 +186,7 @@ class MemoryOps:
             self._fresh_block_storage(op, name, space, mask, op.dynamic_sizes)
         if op.alignment is not None:
             self.env[op.memref].arena.alignment = op.alignment.value.data
-        launch_wide = space == 1 and is_backing
-        self._note_layout(self.env[op.memref].arena, op, launch_wide)
+        note_layout(self.launch, self.env[op.memref].arena, op, space == 1 and is_backing)
 
     def _launch_backing(self, op: AllocOp, name: str, mask: Mask) -> None:
         """A heap backing: one buffer for the whole launch, made by the first block."""
@@ -219,7 +219,7 @@ class MemoryOps:
         name = op.memref.name_hint or "memref.alloca"
         shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
         _, view = self._new_view(name, op.memref.type, shape, per_thread=True)
-        self._note_layout(view.arena, op)
+        note_layout(self.launch, view.arena, op)
         self.env[op.memref] = view
 
     def _dynamic_shared_memory(self, op: Operation, mask: Mask) -> None:
@@ -231,7 +231,7 @@ class MemoryOps:
             arena = self.launch.new_arena("dynamic shared memory", 3, DYNAMIC_SHARED_BYTES, False)
             block_state.globals[DYNAMIC_SHARED_KEY] = arena
             block_state.track(arena)
-            self._note_layout(arena, op)
+            note_layout(self.launch, arena, op)
         self.env[op.results[0]] = MemRefView(
             arena, 0, (DYNAMIC_SHARED_BYTES,), (1,), np.dtype(np.int8), arena.name
         )
@@ -261,7 +261,7 @@ class MemoryOps:
                 arena.alignment = global_op.alignment.value.data
             cache[name] = arena
             block_state.track(arena)
-            self._note_layout(arena, global_op, shared_by_blocks=space != 3)
+            note_layout(self.launch, arena, global_op, shared_by_blocks=space != 3)
         dtype = numpy_dtype(memref_type.element_type)
         self.env[op.memref] = MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
 
@@ -419,7 +419,7 @@ class MemoryOps:
         addresses = _per_lane(address, lanes)
         self._check_alignment(op, view, addresses, lanes, "load from")
         self._record(view, addresses, lanes, is_write=False)
-        self._profile(op, view, addresses, lanes, is_write=False)
+        profile_access(self.launch, op, view, addresses, lanes, False, self.interpreter)
         if mask is None and np.ndim(address) == 0:
             loaded = read_elements(view.arena, addresses[:1], view.dtype)[0]
         else:
@@ -438,7 +438,7 @@ class MemoryOps:
         values = np.broadcast_to(value, (lanes.size,)) if value.ndim == 0 else value[lanes]
         self._check_alignment(op, view, addresses, lanes, "store to")
         self._record(view, addresses, lanes, is_write=True)
-        self._profile(op, view, addresses, lanes, is_write=True)
+        profile_access(self.launch, op, view, addresses, lanes, True, self.interpreter)
         write_elements(view.arena, addresses, np.ascontiguousarray(values))
 
     def _check_alignment(
@@ -465,29 +465,6 @@ class MemoryOps:
                 f"{self.interpreter.thread_triple(int(lanes[i]))} accesses byte "
                 f"{int(addresses[i])} of '{arena.name}'"
             )
-
-    def _profile(
-        self,
-        op: Operation,
-        view: MemRefView,
-        addresses: np.ndarray,
-        lanes: np.ndarray,
-        is_write: bool,
-    ) -> None:
-        profile = self.launch.profile
-        if profile is not None:
-            linear_block = self.interpreter.block_state.linear_id
-            profile.access(op, view, addresses, lanes, is_write, linear_block)
-
-    def _note_layout(self, arena: Arena, op: Operation, shared_by_blocks: bool = False) -> None:
-        """Tell the profile which Funcs the backing made by `op` holds (its
-        `gpu_alloc.layout` record); a launch-wide one holds one slice per block."""
-        profile = self.launch.profile
-        if profile is None or LAYOUT_ATTR not in op.attributes:
-            return
-        gx, gy, gz = self.launch.grid
-        block_bytes = arena.nbytes // (gx * gy * gz) if shared_by_blocks else None
-        profile.note_layout(arena, op.attributes[LAYOUT_ATTR], block_bytes)
 
     def _record(
         self, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, is_write: bool
