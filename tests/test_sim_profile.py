@@ -7,10 +7,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from differential import Launch
 from gpu_alloc.banks import bank_conflicts
 from gpu_alloc.sim import simulate
 from gpu_alloc.sim.cli import main
-from gpu_alloc.sim.loading import load_module
+from gpu_alloc.sim.loading import load_module, parse_module
+from hypothesis import HealthCheck, given, settings
+from kernelgen import GeneratedKernel, kernels
+from test_differential import KERNELS
 from xdsl.context import Context
 from xdsl.passes import PassPipeline
 from xdsl.transforms import get_all_passes
@@ -99,19 +103,41 @@ def _run(module, pipeline: str):
     return module
 
 
-@pytest.mark.parametrize(
-    ("path", "grid", "block"),
-    [(BANKS, [2], [32]), (STENCIL, [8, 8], [16, 16]), (HEAP, [4], [32])],
+PIPELINES = (
+    "fuse-gpu-allocs",
+    "fuse-gpu-allocs,flatten-aliases",
+    "fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs",
 )
-def test_profile_names_the_same_funcs_through_the_pipeline(path, grid, block):
-    expected = _profile(load_module(str(path)), grid, block)
-    for pipeline in (
-        "fuse-gpu-allocs",
-        "fuse-gpu-allocs,flatten-aliases",
-        "fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs",
-    ):
-        module = _run(load_module(str(path)), pipeline)
-        assert _profile(module, grid, block) == expected, pipeline
+
+
+def _same_profile_through_the_pipeline(text: str, launch: Launch) -> None:
+    def profile(module) -> dict:
+        result = simulate(
+            module,
+            grid=list(launch.grid),
+            block=list(launch.block),
+            scalars=list(launch.scalars),
+            profile=True,
+        )
+        assert result.profile is not None
+        return result.profile.as_json()
+
+    expected = profile(parse_module(text))
+    assert expected["funcs"]
+    for pipeline in PIPELINES:
+        assert profile(_run(parse_module(text), pipeline)) == expected, pipeline
+
+
+@pytest.mark.parametrize(("label", "path", "launch"), KERNELS, ids=[k[0] for k in KERNELS])
+def test_profile_names_the_same_funcs_through_the_pipeline(label, path: Path, launch):
+    _same_profile_through_the_pipeline(path.read_text(), launch)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kernels())
+def test_generated_kernels_keep_their_profile(kernel: GeneratedKernel):
+    launch = Launch(kernel.grid, kernel.block, tuple(map(float, kernel.scalars)))
+    _same_profile_through_the_pipeline(kernel.text, launch)
 
 
 def test_cli_prints_the_table_and_writes_json(tmp_path: Path, capsys):
