@@ -8,7 +8,9 @@ spreads them over the banks.
 
 Guarantees, per kernel, for every unfused static shared `gpu_alloc.alloc` of rank >= 2
 whose only uses are `memref.load`/`memref.store`/`gpu_alloc.dealloc` and which some
-load or store indexes with a thread-dependent value in an outer dimension:
+load or store indexes, in an outer dimension, with a value that varies across the
+threads of a warp (it depends on the thread id along x, the lane id or memory; along y
+or z only when `gpu.known_block_size` makes blocks narrower than a warp):
 
 - the pad is the smallest number of elements that makes a warp-wide access along each
   such dimension as conflict-free as any pad below 128 bytes can (from the element
@@ -33,17 +35,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_alloc.banks import BANK_BYTES, BANKS, strided_conflicts
+from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, strided_conflicts
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels
 from xdsl.context import Context
-from xdsl.dialects import memref
+from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 
 ROUNDING = 16
 """Each Func's bytes are rounded up to this when checking the shared limit."""
@@ -53,14 +56,52 @@ def _round(size: int) -> int:
     return -(-size // ROUNDING) * ROUNDING
 
 
-def _outer_dims_varying(value: SSAValue, depends_on_thread: ThreadDependence) -> set[int]:
-    """Outer dimensions (not the innermost) some load/store indexes by thread."""
+class WarpVariation:
+    """Whether a value may differ between the threads of one warp: it depends on the
+    thread id along x (or on the lane id, or on something the analysis cannot trace,
+    such as memory); a value depending on y or z only does when the kernel's
+    `gpu.known_block_size` says blocks are narrower than a warp along x."""
+
+    def __init__(self, kernel: gpu.FuncOp):
+        self.depends_on_thread = ThreadDependence(kernel)
+        known = kernel.known_block_size
+        self.narrow_x = known is not None and int(known.get_values()[0]) < WARP_SIZE
+        self._dims: dict[SSAValue, set[str]] = {}
+
+    def __call__(self, value: SSAValue) -> bool:
+        if not self.depends_on_thread(value):
+            return False
+        dims = self.thread_dims(value)
+        return bool(dims & {"x", "?"}) or (self.narrow_x and bool(dims))
+
+    def thread_dims(self, value: SSAValue) -> set[str]:
+        if value in self._dims:
+            return self._dims[value]
+        self._dims[value] = {"?"}  # cycles: unknown
+        owner = value.owner
+        if not self.depends_on_thread(value):
+            dims: set[str] = set()
+        elif isinstance(owner, gpu.ThreadIdOp | gpu.GlobalIdOp):
+            dims = {owner.dimension.data.value}
+        elif not isinstance(owner, Operation) or isinstance(owner, gpu.LaneIdOp):
+            dims = {"x"} if isinstance(owner, gpu.LaneIdOp) else {"?"}
+        elif owner.regions or not is_side_effect_free(owner):
+            dims = {"?"}
+        else:
+            dims = set().union(*(self.thread_dims(o) for o in owner.operands))
+        self._dims[value] = dims
+        return dims
+
+
+def _outer_dims_varying(value: SSAValue, varies: WarpVariation) -> set[int]:
+    """Outer dimensions (not the innermost) that some load/store indexes with a value
+    varying across the threads of a warp."""
     dims: set[int] = set()
     for use in value.uses:
         op = use.operation
         if isinstance(op, memref.LoadOp | memref.StoreOp):
             indices = list(op.indices)
-            dims |= {d for d, i in enumerate(indices[:-1]) if depends_on_thread(i)}
+            dims |= {d for d, i in enumerate(indices[:-1]) if varies(i)}
     return dims
 
 
@@ -98,7 +139,7 @@ class _Candidate:
     pad: int
 
 
-def _candidate(op: AllocOp | AliasOp, depends_on_thread: ThreadDependence) -> _Candidate | None:
+def _candidate(op: AllocOp | AliasOp, varies: WarpVariation) -> _Candidate | None:
     memref_type = op.memref.type
     if not isinstance(memref_type, MemRefType) or op.space != MemorySpace.SHARED:
         return None
@@ -111,7 +152,7 @@ def _candidate(op: AllocOp | AliasOp, depends_on_thread: ThreadDependence) -> _C
         return None
     if any(isinstance(u, memref.StoreOp) and u.value == op.memref for u in users):
         return None  # the memref itself is stored somewhere: it escapes
-    dims = _outer_dims_varying(op.memref, depends_on_thread)
+    dims = _outer_dims_varying(op.memref, varies)
     pad = best_pad(shape, itemsize, dims) if dims else 0
     return _Candidate(op, shape, itemsize, pad) if pad else None
 
@@ -162,13 +203,13 @@ class PadSharedAllocsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         plans: list[list[_Candidate]] = []
         for kernel in kernels(op):
-            depends_on_thread = ThreadDependence(kernel)
+            varies = WarpVariation(kernel)
             shared = [
                 o
                 for o in kernel.walk()
                 if isinstance(o, AllocOp | AliasOp) and o.space == MemorySpace.SHARED
             ]
-            found = [c for o in shared if (c := _candidate(o, depends_on_thread))]
+            found = [c for o in shared if (c := _candidate(o, varies))]
             for c in found:
                 if isinstance(c.op, AliasOp):
                     raise GpuAllocPassError(

@@ -99,3 +99,35 @@ builtin.module {
 // CHECK-NEXT: gpu_alloc.alloc "used" : memref<32x32xf32, 3 : i32>
 // CHECK-NOT:  memref.subview
 // CHECK:      sym_name = "kept"
+
+// -----
+
+// Which threads make up a warp: consecutive ids along x. `yx[ty, tx]` is read a row per
+// warp (no conflict: kept), `xy[tx, ty]` a column per warp (padded). In the second
+// kernel blocks are 8 threads wide (`gpu.known_block_size`), so a warp spans 4 values of
+// ty and `yx[ty, tx]` is read across rows too: padded.
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = () -> (), kernel}> ({
+      %tx = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %ty = "gpu.thread_id"() <{dimension = #gpu<dim y>}> : () -> index
+      %yx = "gpu_alloc.alloc"() <{name = "yx"}> : () -> memref<32x32xf32, 3 : i32>
+      %xy = "gpu_alloc.alloc"() <{name = "xy"}> : () -> memref<32x32xf32, 3 : i32>
+      %a = memref.load %yx[%ty, %tx] : memref<32x32xf32, 3 : i32>
+      %b = memref.load %xy[%tx, %ty] : memref<32x32xf32, 3 : i32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "wide"} : () -> ()
+    "gpu.func"() <{function_type = () -> (), kernel}> ({
+      %tx = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %ty = "gpu.thread_id"() <{dimension = #gpu<dim y>}> : () -> index
+      %yx = "gpu_alloc.alloc"() <{name = "yx"}> : () -> memref<32x32xf32, 3 : i32>
+      %a = memref.load %yx[%ty, %tx] : memref<32x32xf32, 3 : i32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "narrow", gpu.known_block_size = array<i32: 8, 32, 1>} : () -> ()
+  }) : () -> ()
+}
+// CHECK:      gpu_alloc.alloc "yx" : memref<32x32xf32, 3 : i32>
+// CHECK-NEXT: gpu_alloc.alloc "xy" : memref<32x33xf32, 3 : i32>
+// CHECK:      sym_name = "wide"
+// CHECK:      gpu_alloc.alloc "yx" : memref<32x33xf32, 3 : i32>
+// CHECK:      sym_name = "narrow"
