@@ -123,6 +123,11 @@ def test_renders_with_rsvg_convert(tmp_path: Path):
     [
         (["missing.mlir"], "missing.mlir: cannot read"),
         ([str(BANKS), "--profile-json", "missing.json"], "missing.json: cannot read"),
+        ([str(BANKS), "--profile-json", str(BANKS)], "not JSON"),
+        (
+            [str(ROOT / "examples" / "stencil_chain.mlir"), "--max-shared-bytes", "100"],
+            "needs 884 bytes of shared memory, over the limit of 100",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, capsys, args, message):
