@@ -14,7 +14,9 @@ attribute named `gpu_alloc.layout`, an array with one dictionary per Func:
   (for a heap backing: in one block's slice of it);
 - `stages`: the closed interval of barrier stages during which the Func is live
   (`gpu_alloc.transforms.lifetimes`). After `fuse-gpu-allocs` two entries share bytes
-  only when their stage intervals are disjoint, so (byte, stage) names one Func.
+  only when their stage intervals are disjoint, so (byte, stage) names one Func. (Two
+  Funcs that fusion let share bytes within one iteration of a loop, whose lifetimes
+  recomputed after hoisting would overlap, get the stages of their uses instead.)
 
 It sits on the op that makes the backing: a `gpu_alloc.alloc` (after flattening), a
 `memref.global`, a `gpu.dynamic_shared_memory` or a `memref.alloca` (after lowering);

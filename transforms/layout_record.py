@@ -20,7 +20,7 @@ from gpu_alloc.dialect import (
     read_layout,
 )
 from gpu_alloc.memref_sizes import static_byte_size
-from gpu_alloc.transforms.kernel_ir import kernels
+from gpu_alloc.transforms.kernel_ir import kernels, memref_users
 from gpu_alloc.transforms.lifetimes import StageMap, lifetime, stage_map
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
@@ -49,7 +49,8 @@ def static_offset(offset: SSAValue, space: int) -> int | None:
     return None
 
 
-def _alias_slice(alias: AliasOp, stages: StageMap) -> FuncSlice | None:
+def _alias_slice(alias: AliasOp, stages: StageMap) -> tuple[FuncSlice, FuncSlice] | None:
+    """The alias's slice with its lifetime, and with the stages of its uses only."""
     pointer = alias.pointer.owner
     memref_type = alias.memref.type
     if not isinstance(pointer, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
@@ -59,7 +60,26 @@ def _alias_slice(alias: AliasOp, stages: StageMap) -> FuncSlice | None:
     if offset is None or size is None:
         return None
     span = lifetime(alias, alias.memref, stages)
-    return FuncSlice(alias.alias_name.data, offset, size, span.first, span.last)
+    name = alias.alias_name.data
+    used = [stages.stage_of[u] for u in memref_users(alias.memref) if u in stages.stage_of]
+    first, last = (min(used), max(used)) if used else (span.first, span.last)
+    return FuncSlice(name, offset, size, span.first, span.last), FuncSlice(
+        name, offset, size, first, last
+    )
+
+
+def _narrow_reuse(lives: list[FuncSlice], uses: list[FuncSlice]) -> list[FuncSlice]:
+    """Fusion made Funcs share bytes only when their lifetimes were disjoint; hoisting
+    the aliases out of a loop whose back edge has a barrier can make the lifetimes
+    recomputed here overlap. Such Funcs get the stages of their uses instead (inside
+    fusion's disjoint lifetimes), so (byte, stage) still names one Func."""
+    result = list(lives)
+    for i, a in enumerate(lives):
+        for j in range(i + 1, len(lives)):
+            b = lives[j]
+            if a.shares_bytes(b) and a.co_live(b) and a.bytes and b.bytes:
+                result[i], result[j] = uses[i], uses[j]
+    return result
 
 
 def _merge(slices: list[FuncSlice]) -> list[FuncSlice]:
@@ -85,7 +105,7 @@ def record_alias_layouts(module: ModuleOp) -> None:
     """Put a `gpu_alloc.layout` record on every backing that aliases still point into."""
     for kernel in kernels(module):
         stages = stage_map(kernel)
-        by_backing: dict[AllocOp, list[FuncSlice]] = {}
+        by_backing: dict[AllocOp, list[tuple[FuncSlice, FuncSlice]]] = {}
         for alias in kernel.walk():
             if not isinstance(alias, AliasOp):
                 continue
@@ -96,11 +116,14 @@ def record_alias_layouts(module: ModuleOp) -> None:
             entry = _alias_slice(alias, stages)
             if isinstance(backing, AllocOp) and entry is not None:
                 by_backing.setdefault(backing, []).append(entry)
-        for backing, slices in by_backing.items():
+        for backing, pairs in by_backing.items():
+            lives = _merge([live for live, _ in pairs])
+            uses = _merge([use for _, use in pairs])
+            slices = _narrow_reuse(lives, uses)
             existing = backing.attributes.get(LAYOUT_ATTR)
             if existing is not None:
                 slices = [*read_layout(existing), *slices]
-            backing.attributes[LAYOUT_ATTR] = layout_attr(_merge(slices))
+            backing.attributes[LAYOUT_ATTR] = layout_attr(slices)
 
 
 def single_func_layout(alloc: AllocOp, kernel: gpu.FuncOp | None) -> ArrayAttr | None:
