@@ -82,7 +82,7 @@ class WarpVariation:
         if not self.depends_on_thread(value):
             dims: set[str] = set()
         elif isinstance(owner, gpu.ThreadIdOp | gpu.GlobalIdOp):
-            dims = {owner.dimension.data.value}
+            dims = {str(owner.dimension.data)}
         elif not isinstance(owner, Operation) or isinstance(owner, gpu.LaneIdOp):
             dims = {"x"} if isinstance(owner, gpu.LaneIdOp) else {"?"}
         elif owner.regions or not is_side_effect_free(owner):
