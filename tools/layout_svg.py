@@ -64,6 +64,53 @@ def _text(x: float, y: float, body: str, size: int = 11, anchor: str = "start", 
     )
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where a panel's plot is and how stages and bytes map to pixels."""
+
+    x0: float
+    y0: float
+    stage_width: float
+    scale: float
+
+
+def _func_shape(
+    frame: _Frame, s: FuncSlice, k: int, conflicts: int | None, worst: int | None, index: int
+) -> list[str]:
+    """One Func's rectangle (with a tooltip and `data-*` attributes) and its label.
+    `worst` is None without a profile."""
+    out: list[str] = []
+    with_profile = worst is not None
+    x0, y0, stage_width, scale = frame.x0, frame.y0, frame.stage_width, frame.scale
+    x = x0 + s.first_stage * stage_width
+    width = (s.last_stage - s.first_stage + 1) * stage_width
+    # Both edges rounded the same way, so Funcs that touch in bytes touch on screen.
+    y = round(y0 + s.offset * scale, 2)
+    height = round(y0 + s.end * scale, 2) - y
+    tip = f"{s.name}: {s.bytes} B at [{s.offset}, {s.end}), stages {s.first_stage}-{s.last_stage}"
+    if with_profile:
+        tip += f", bank conflicts {'-' if conflicts is None else conflicts}"
+    out.append(
+        f"<rect x='{x + 1:.1f}' y='{y:.2f}' width='{width - 2:.1f}' height='{height:.2f}' "
+        f"fill='{_fill(k, conflicts, worst or 0) if with_profile else _fill(k, None, 0)}' "
+        f"stroke='#222' stroke-width='0.6' data-func={quoteattr(s.name)} "
+        f"data-offset='{s.offset}' data-bytes='{s.bytes}' data-first='{s.first_stage}' "
+        f"data-last='{s.last_stage}'><title>{escape(tip)}</title></rect>"
+    )
+    if height >= 10:
+        label = s.name if not conflicts else f"{s.name} ({conflicts} conflicts)"
+        size = int(min(11, height - 2))
+        out.append(
+            f"<text x='{x + 4:.1f}' y='{y + min(height, 14) - 3:.1f}' font-size='{size}' "
+            f"{FONT} clip-path='url(#clip{index}_{k})'>{escape(label)}</text>"
+        )
+        out.append(
+            f"<clipPath id='clip{index}_{k}'><rect x='{x + 1:.1f}' y='{y:.2f}' "
+            f"width='{width - 2:.1f}' height='{height:.2f}'/></clipPath>"
+        )
+    return out
+
+
 def _panel(layout: SpaceLayout, top: float, index: int) -> tuple[list[str], float]:
     """The SVG elements of one panel and its height."""
     out: list[str] = []
@@ -74,7 +121,11 @@ def _panel(layout: SpaceLayout, top: float, index: int) -> tuple[list[str], floa
     scale = plot_height / max(layout.size, 1)
     x0, y0 = MARGIN + 10, top + 34
     with_profile = bool(layout.conflicts)
-    worst = max((c for c in layout.conflicts.values() if c is not None), default=0)
+    worst = (
+        max((c for c in layout.conflicts.values() if c is not None), default=0)
+        if with_profile
+        else None
+    )
     title = (
         f"kernel '{layout.kernel}' - {layout.space} backing '{layout.backing}': "
         f"{layout.size} B, lower bound {layout.lower_bound} B, {len(layout.slices)} Funcs"
@@ -96,36 +147,9 @@ def _panel(layout: SpaceLayout, top: float, index: int) -> tuple[list[str], floa
         byte = round(layout.size * fraction)
         out.append(_text(x0 - 4, y0 + byte * scale + 4, f"{byte}", 9, "end"))
     out.append(_text(x0 - 4, y0 - 6, "bytes", 9, "end"))
-    for k, s in enumerate(layout.slices):
-        conflicts = layout.conflicts.get(s.name)
-        x = x0 + s.first_stage * stage_width
-        width = (s.last_stage - s.first_stage + 1) * stage_width
-        # Both edges rounded the same way, so Funcs that touch in bytes touch on screen.
-        y = round(y0 + s.offset * scale, 2)
-        height = round(y0 + s.end * scale, 2) - y
-        tip = (
-            f"{s.name}: {s.bytes} B at [{s.offset}, {s.end}), stages {s.first_stage}-{s.last_stage}"
-        )
-        if with_profile:
-            tip += f", bank conflicts {'-' if conflicts is None else conflicts}"
-        out.append(
-            f"<rect x='{x + 1:.1f}' y='{y:.2f}' width='{width - 2:.1f}' height='{height:.2f}' "
-            f"fill='{_fill(k, conflicts, worst) if with_profile else _fill(k, None, 0)}' "
-            f"stroke='#222' stroke-width='0.6' data-func={quoteattr(s.name)} "
-            f"data-offset='{s.offset}' data-bytes='{s.bytes}' data-first='{s.first_stage}' "
-            f"data-last='{s.last_stage}'><title>{escape(tip)}</title></rect>"
-        )
-        if height >= 10:
-            label = s.name if not conflicts else f"{s.name} ({conflicts} conflicts)"
-            size = int(min(11, height - 2))
-            out.append(
-                f"<text x='{x + 4:.1f}' y='{y + min(height, 14) - 3:.1f}' font-size='{size}' "
-                f"{FONT} clip-path='url(#clip{index}_{k})'>{escape(label)}</text>"
-            )
-            out.append(
-                f"<clipPath id='clip{index}_{k}'><rect x='{x + 1:.1f}' y='{y:.2f}' "
-                f"width='{width - 2:.1f}' height='{height:.2f}'/></clipPath>"
-            )
+    for k, func in enumerate(layout.slices):
+        frame = _Frame(x0, y0, stage_width, scale)
+        out += _func_shape(frame, func, k, layout.conflicts.get(func.name), worst, index)
     bound_y = y0 + layout.lower_bound * scale
     out.append(
         f"<line x1='{x0}' y1='{bound_y:.2f}' x2='{x0 + plot_width:.1f}' y2='{bound_y:.2f}' "
