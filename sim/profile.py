@@ -32,6 +32,7 @@ from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, bank_conflicts
 from gpu_alloc.dialect import FuncSlice, read_layout
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena, MemRefView
+from gpu_alloc.transforms.layout_record import stage_of
 from gpu_alloc.transforms.lifetimes import StageMap, stage_map
 from xdsl.dialects import gpu
 from xdsl.ir import Attribute, Operation
@@ -126,7 +127,7 @@ class Profile:
         arena = view.arena
         if arena.space not in SPACE_NAMES or arena in self._excluded or lanes.size == 0:
             return
-        stage = 0 if self.stages is None else self.stages.stage_of.get(op, 0)
+        stage = 0 if self.stages is None else stage_of(self.stages, op) or 0
         name = self._func_name(view, int(addresses[0]), stage, linear_block)
         func = self.funcs.setdefault((name, arena.space), FuncProfile(name, arena.space))
         counts = func.stages.setdefault(stage, Counts())

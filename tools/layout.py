@@ -31,6 +31,7 @@ from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import HEAP_BYTES_ATTR, FuseGpuAllocsPass
 from gpu_alloc.transforms.kernel_ir import kernel_name, kernels
+from gpu_alloc.transforms.layout_record import stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
@@ -75,7 +76,7 @@ def _kernel_layouts(kernel: gpu.FuncOp) -> list[SpaceLayout]:
                 SPACE_WORDS[MemorySpace(alloc.space)],
                 alloc.alloc_name.data,
                 _backing_size(alloc, kernel, slices),
-                stages.last_stage + 1,
+                stage_count(stages),
                 slices,
                 {},
             )

@@ -49,6 +49,18 @@ def static_offset(offset: SSAValue, space: int) -> int | None:
     return None
 
 
+def stage_of(stages: StageMap, op: Operation) -> int | None:
+    """The barrier stage of `op`, None if it has none. With `stage_count`, the only place
+    this package reads a `StageMap` beyond `stage_map` and `lifetime` (the layout record,
+    the profile and the picture all go through here)."""
+    return stages.stage_of.get(op)
+
+
+def stage_count(stages: StageMap) -> int:
+    """How many barrier stages the kernel has."""
+    return stages.last_stage + 1
+
+
 def _alias_slice(alias: AliasOp, stages: StageMap) -> tuple[FuncSlice, FuncSlice] | None:
     """The alias's slice with its lifetime, and with the stages of its uses only."""
     pointer = alias.pointer.owner
@@ -61,7 +73,8 @@ def _alias_slice(alias: AliasOp, stages: StageMap) -> tuple[FuncSlice, FuncSlice
         return None
     span = lifetime(alias, alias.memref, stages)
     name = alias.alias_name.data
-    used = [stages.stage_of[u] for u in memref_users(alias.memref) if u in stages.stage_of]
+    found = (stage_of(stages, u) for u in memref_users(alias.memref))
+    used = [stage for stage in found if stage is not None]
     first, last = (min(used), max(used)) if used else (span.first, span.last)
     return FuncSlice(name, offset, size, span.first, span.last), FuncSlice(
         name, offset, size, first, last
