@@ -46,6 +46,12 @@ def _stripe() -> type[ModulePass]:
     return StripeLaneAllocsPass
 
 
+def _pad() -> type[ModulePass]:
+    from gpu_alloc.transforms.pad_shared_allocs import PadSharedAllocsPass
+
+    return PadSharedAllocsPass
+
+
 def _lower() -> type[ModulePass]:
     from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 
@@ -64,6 +70,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "remove-dead-allocs": _remove_dead,
     "partition-loops": _partition,
     "stripe-lane-allocs": _stripe,
+    "pad-shared-allocs": _pad,
     "lower-gpu-allocs": _lower,
 }
 

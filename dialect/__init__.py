@@ -9,6 +9,13 @@ from gpu_alloc.dialect.backing import (
     set_heap_bytes_per_block,
     verify_heap_contract,
 )
+from gpu_alloc.dialect.layout import (
+    HEAP_LAYOUT_ATTR,
+    LAYOUT_ATTR,
+    FuncSlice,
+    layout_attr,
+    read_layout,
+)
 from gpu_alloc.dialect.ops import (
     BACKING_SPACES,
     MEMORY_SPACES,
@@ -26,6 +33,11 @@ __all__ = [
     "BACKING_SPACES",
     "HEAP_ARGUMENT_TYPE",
     "HEAP_BYTES_PER_BLOCK",
+    "HEAP_LAYOUT_ATTR",
+    "LAYOUT_ATTR",
+    "FuncSlice",
+    "layout_attr",
+    "read_layout",
     "MEMORY_SPACES",
     "AliasOp",
     "AllocOp",

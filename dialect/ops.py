@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import IntEnum
 
+from gpu_alloc.dialect.layout import LAYOUT_ATTR, read_layout
+from gpu_alloc.memref_sizes import static_byte_size
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
@@ -228,6 +230,11 @@ class AllocOp(IRDLOperation):
                 raise VerifyException(
                     f"gpu_alloc.alloc alignment must be a positive power of two, got {value}"
                 )
+        record = self.attributes.get(LAYOUT_ATTR)
+        if record is not None:
+            memref_type = self.memref.type
+            assert isinstance(memref_type, MemRefType)
+            read_layout(record, static_byte_size(memref_type))
 
 
 @irdl_op_definition

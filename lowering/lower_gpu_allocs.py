@@ -24,7 +24,10 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
   `gpu_alloc.heap_bytes_per_block` (see `gpu_alloc.dialect.backing`), so a caller
   outside the module knows what to pass;
 * a private (space 5) allocation becomes a `memref.alloca` at the kernel entry;
-* `gpu_alloc.dealloc` disappears.
+* `gpu_alloc.dealloc` disappears;
+* the op that now makes each backing (the `memref.global`, `gpu.dynamic_shared_memory`
+  or `memref.alloca`; the kernel, as `gpu_alloc.heap_layout`, for a heap argument)
+  carries the `gpu_alloc.layout` record of the Funcs in it (`gpu_alloc.dialect.layout`).
 
 A dynamic shared or heap size that depends on a thread id, a region argument or
 memory is refused (`block_sizes.size_slice`, the rule fuse-gpu-allocs applies).
@@ -46,6 +49,7 @@ from dataclasses import dataclass
 from gpu_alloc.atomic import rollback_on_failure
 from gpu_alloc.dialect import (
     HEAP_ARGUMENT_TYPE,
+    HEAP_LAYOUT_ATTR,
     AliasOp,
     AllocOp,
     DeallocOp,
@@ -66,6 +70,7 @@ from gpu_alloc.lowering.launch_values import LaunchValueBuilder
 from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.block_sizes import size_slice
+from gpu_alloc.transforms.layout_record import keep_layout, shifted_layout, single_func_layout
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -170,7 +175,11 @@ class _KernelLowering:
                 case _:
                     per_block_heap.append(alloc)
         if per_block_heap:
+            records = [single_func_layout(alloc, self.func) for alloc in per_block_heap]
             self.heap = lower_heap(self.func, per_block_heap)
+            heap_record = shifted_layout(records, self.heap.offsets)
+            if heap_record is not None and HEAP_LAYOUT_ATTR not in self.func.attributes:
+                self.func.attributes[HEAP_LAYOUT_ATTR] = heap_record
         for launch in self.launches:
             self._rewrite_launch(launch)
         self._record_heap_bytes()
@@ -192,6 +201,7 @@ class _KernelLowering:
             UnitAttr(),
             alignment=max(MIN_SHARED_ALIGNMENT, alignment_of(alloc)),
         )
+        keep_layout(global_op, single_func_layout(alloc, self.func))
         Rewriter.insert_op(global_op, InsertPoint.before(self.func))
         Rewriter.replace_op(alloc, memref.GetGlobalOp(symbol, memref_type))
 
@@ -212,6 +222,7 @@ class _KernelLowering:
             static_bytes = static_byte_size(memref_type) or 0
             self.func.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(static_bytes, i64)
         base = DynamicSharedMemoryOp()
+        keep_layout(base, single_func_layout(alloc, self.func))
         cast = memref.MemorySpaceCastOp(
             base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
         )
@@ -233,6 +244,7 @@ class _KernelLowering:
             layout=memref_type.layout,
             memory_space=memref_type.memory_space,
         )
+        keep_layout(alloca, single_func_layout(alloc, self.func))
         if alloc.dynamic_sizes:
             Rewriter.replace_op(alloc, alloca)
             return

@@ -1,4 +1,5 @@
-"""`make demo`: fuse, flatten, lower and emit PTX for every example, with a report."""
+"""`make demo`: fuse, flatten, lower and emit PTX for every example, with a report, and
+draw each example's fused layout to `build/layouts/<example>.svg` (`gpu-alloc-layout`)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,19 @@ def demo(path: Path) -> None:
     banner(f"{path.name}: after flatten-aliases (kernel entry)")
     kernel_entry_lines(module)
     lower_and_emit(path)
+    draw_layout(path)
+
+
+def draw_layout(path: Path, folder: Path = Path("build/layouts")) -> None:
+    """The example's fused layout as a picture (what `gpu-alloc-layout` draws)."""
+    from gpu_alloc.sim.loading import load_module
+    from gpu_alloc.tools.layout import fused_layouts
+    from gpu_alloc.tools.layout_svg import render_svg
+
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{path.stem}.svg"
+    out.write_text(render_svg(fused_layouts(load_module(str(path))), title=path.name))
+    banner(f"{path.name}: layout picture written to {out}")
 
 
 def kernel_entry_lines(module: ModuleOp, limit: int = 12) -> None:

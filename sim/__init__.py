@@ -6,7 +6,8 @@ barriers not reached by every thread of a block, and out-of-bounds accesses.
 
 Modules: `launch` (arguments, blocks, results: `simulate`), `interpreter` (control
 flow, gpu ops), `arith` and `memory_ops` (op semantics), `memory` (byte arenas and
-views), `races` (per-byte access logs), `state`, `control_flow`, `loading`, `cli`
+views), `races` (per-byte access logs), `profile` (per-Func counts and bank
+conflicts for `--profile`), `state`, `control_flow`, `loading`, `cli`
 (the `gpu-alloc-sim` command).
 """
 

@@ -2,16 +2,19 @@
 
     gpu-alloc-sim KERNEL.mlir [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z]
                   [--seed N] [--scalars V,...] [--out DIR] [--max-steps N]
+                  [--profile] [--profile-json OUT.json]
 
 Prints `NAME SHAPExTYPE sha256=HEX` for every memref argument after the run (so two
 runs compare by their output), then any races on stderr. Exit codes: 0 ok, 1 bad
 input, a bad command line or unsupported IR, 3 data race, 4 a barrier not reached by
-every thread of a block, 5 an out-of-bounds access or view.
+every thread of a block, 5 an out-of-bounds access or view. `--profile` prints the
+per-Func profile (`gpu_alloc.sim.profile`) after the digests; `--profile-json` writes it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,6 +64,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--scalars", type=_scalars, default=[], help="scalar arguments: V,...")
     parser.add_argument("--out", help="directory to save each memref argument as NAME.npy")
     parser.add_argument(
+        "--profile", action="store_true", help="print loads, stores and bank conflicts per Func"
+    )
+    parser.add_argument("--profile-json", metavar="OUT.json", help="write the profile as JSON")
+    parser.add_argument(
         "--max-steps",
         type=_non_negative,
         default=None,
@@ -94,6 +101,19 @@ def report(result: SimulationResult, out: str | None) -> int:
         )
         return RACE_EXIT_CODE
     return 0
+
+
+def write_profile_json(result: SimulationResult, json_path: str | None) -> None:
+    """Writes the profile's JSON (before any other output, so a bad path leaves none)."""
+    if result.profile is None or json_path is None:
+        return
+    text = json.dumps(result.profile.as_json(), indent=2) + "\n"
+    try:
+        Path(json_path).write_text(text)
+    except OSError as error:
+        raise UserInputError(
+            f"{json_path}: error: cannot write the profile: {error.strerror or error}"
+        ) from None
 
 
 def save_arguments(result: SimulationResult, directory: Path) -> None:
@@ -134,8 +154,13 @@ def _run(args: Sequence[str] | None) -> None:
             seed=options.seed,
             scalars=options.scalars,
             max_thread_steps=options.max_steps,
+            profile=options.profile or options.profile_json is not None,
         )
-        sys.exit(report(result, options.out))
+        write_profile_json(result, options.profile_json)
+        code = report(result, options.out)
+        if options.profile and result.profile is not None:
+            print(result.profile.as_text())
+        sys.exit(code)
     except MemoryError:
         print("gpu-alloc-sim: error: out of memory (an allocation too large)", file=sys.stderr)
         sys.exit(1)

@@ -15,10 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type, memory_space_of
+from gpu_alloc.dialect import (
+    HEAP_LAYOUT_ATTR,
+    heap_bytes_per_block,
+    is_heap_argument_type,
+    memory_space_of,
+)
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.interpreter import BlockInterpreter
 from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
+from gpu_alloc.sim.profile import Profile, new_profile
 from gpu_alloc.sim.state import LaunchState, Race
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
@@ -62,6 +68,8 @@ class SimulationResult:
     races: list[Race]
     race_count: int
     thread_steps: int
+    profile: Profile | None = None
+    """Per-Func counts, when `simulate(..., profile=True)`."""
 
     def digests(self) -> dict[str, str]:
         return {a.name: a.sha256 for a in self.arguments}
@@ -95,13 +103,19 @@ def simulate(
     seed: int = 0,
     scalars: Sequence[float] = (),
     max_thread_steps: int | None = None,
+    profile: bool = False,
 ) -> SimulationResult:
     """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads
-    (stopping with a `SimulationError` after `max_thread_steps` thread-steps, if given)."""
+    (stopping with a `SimulationError` after `max_thread_steps` thread-steps, if given);
+    with `profile`, the result's `profile` has the per-Func counts (`sim.profile`)."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
     launch = LaunchState(grid3, block3, max_thread_steps=max_thread_steps)
+    if profile:
+        launch.profile = new_profile(func, grid3, block3)
     values, results = _make_arguments(func, launch, seed, list(scalars))
+    if launch.profile is not None:
+        launch.profile.exclude(view.arena for _, view in results)
     interpreter = BlockInterpreter(launch, func)
     with np.errstate(all="ignore"):
         for z in range(grid3[2]):
@@ -115,6 +129,7 @@ def simulate(
         list(launch.races.values()),
         launch.race_count,
         launch.thread_steps,
+        launch.profile,
     )
 
 
@@ -170,6 +185,10 @@ def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefVie
         nbytes, growable = 0, True
     arena = launch.new_arena(name, 1, nbytes, shared_by_blocks=True, growable=growable)
     launch.shared_by_blocks[("argument", name)] = arena
+    if launch.profile is not None and not growable:
+        launch.profile.note_layout(
+            arena, func.attributes.get(HEAP_LAYOUT_ATTR), nbytes // (gx * gy * gz)
+        )
     return MemRefView(arena, 0, (nbytes,), (1,), np.dtype(np.int8), name)
 
 

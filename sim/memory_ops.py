@@ -26,6 +26,7 @@ from gpu_alloc.sim.memory import (
     read_elements,
     write_elements,
 )
+from gpu_alloc.sim.profile_hooks import note_layout, profile_access
 from gpu_alloc.sim.state import AgentNamer, BlockState, LaunchState
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
@@ -177,6 +178,7 @@ class MemoryOps:
         self._fresh_block_storage(op, name, op.space, mask, op.dynamic_sizes)
         if op.alignment is not None:
             self.env[op.memref].arena.alignment = op.alignment.value.data
+        note_layout(self.launch, self.env[op.memref].arena, op)
 
     def _memref_alloc(self, op: Operation, mask: Mask) -> None:
         assert isinstance(op, memref.AllocOp)
@@ -189,6 +191,7 @@ class MemoryOps:
         name = op.memref.name_hint or "memref.alloca"
         shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
         _, view = self._new_view(name, op.memref.type, shape, per_thread=True)
+        note_layout(self.launch, view.arena, op)
         self.env[op.memref] = view
 
     def _dynamic_shared_memory(self, op: Operation, mask: Mask) -> None:
@@ -200,6 +203,7 @@ class MemoryOps:
             arena = self.launch.new_arena("dynamic shared memory", 3, DYNAMIC_SHARED_BYTES, False)
             block_state.globals[DYNAMIC_SHARED_KEY] = arena
             block_state.track(arena)
+            note_layout(self.launch, arena, op)
         self.env[op.results[0]] = MemRefView(
             arena, 0, (DYNAMIC_SHARED_BYTES,), (1,), np.dtype(np.int8), arena.name
         )
@@ -229,6 +233,7 @@ class MemoryOps:
                 arena.alignment = global_op.alignment.value.data
             cache[name] = arena
             block_state.track(arena)
+            note_layout(self.launch, arena, global_op, shared_by_blocks=space != 3)
         dtype = numpy_dtype(memref_type.element_type)
         self.env[op.memref] = MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
 
@@ -386,6 +391,7 @@ class MemoryOps:
         addresses = _per_lane(address, lanes)
         self._check_alignment(op, view, addresses, lanes, "load from")
         self._record(view, addresses, lanes, is_write=False)
+        profile_access(self.launch, op, view, addresses, lanes, False, self.interpreter)
         if mask is None and np.ndim(address) == 0:
             loaded = read_elements(view.arena, addresses[:1], view.dtype)[0]
         else:
@@ -404,6 +410,7 @@ class MemoryOps:
         values = np.broadcast_to(value, (lanes.size,)) if value.ndim == 0 else value[lanes]
         self._check_alignment(op, view, addresses, lanes, "store to")
         self._record(view, addresses, lanes, is_write=True)
+        profile_access(self.launch, op, view, addresses, lanes, True, self.interpreter)
         write_elements(view.arena, addresses, np.ascontiguousarray(values))
 
     def _check_alignment(

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena
+from gpu_alloc.sim.profile import Profile
 from gpu_alloc.sim.races import NO_AGENT, Access, Conflict
 
 _SPACE_NAMES = {1: "global (heap)", 3: "shared"}
@@ -82,6 +83,8 @@ class LaunchState:
     """A cap on `thread_steps` (`--max-steps`): past it the simulation stops with an error."""
     shared_by_blocks: dict[object, Arena] = field(default_factory=dict[object, Arena])
     _func_ids: dict[str, int] = field(default_factory=dict[str, int])
+    profile: Profile | None = None
+    """Per-Func counts, when the caller asked for a profile."""
 
     @property
     def threads_per_block(self) -> int:

@@ -205,7 +205,7 @@ def _differences(before: SimulationResult, after: SimulationResult) -> str:
     return "; ".join(changed) or "argument lists differ"
 
 
-OTHER_PASSES = ("stripe-lane-allocs",)
+OTHER_PASSES = ("stripe-lane-allocs", "pad-shared-allocs")
 """Passes outside the pipeline above, checked on their own."""
 
 

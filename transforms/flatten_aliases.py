@@ -10,6 +10,9 @@ Guarantees:
   alignment): the largest power of two dividing the byte offset, the backing's
   alignment and the access's own alignment (its `alignment` attribute, else its
   element size) — never the alignment the access had before the shift;
+- every backing that aliases pointed into carries a `gpu_alloc.layout` record naming
+  each Func's byte range and barrier-stage interval (`gpu_alloc.dialect.layout`), so
+  profilers still attribute every byte to its Func;
 - it is idempotent, and a module without aliases is left unchanged;
 - every alias is checked before the first is flattened: on a diagnostic the module
   is unchanged.
@@ -24,6 +27,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
 from gpu_alloc.transforms.memory_effects import takes_alignment
+from gpu_alloc.transforms.layout_record import record_alias_layouts
 from xdsl.context import Context
 from xdsl.dialects import memref, vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType
@@ -101,5 +105,6 @@ class FlattenAliasesPass(ModulePass):
         aliases = [o for o in op.walk() if isinstance(o, AliasOp)]
         for alias in aliases:
             check_flattenable(alias)  # every diagnostic before the first change
+        record_alias_layouts(op)
         for alias in aliases:
             flatten_alias(alias)

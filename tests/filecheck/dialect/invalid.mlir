@@ -116,3 +116,23 @@
 
 %b = "gpu_alloc.alloc"() <{name = "b", backing}> : () -> memref<64xi8, 5 : i32>
 // CHECK: gpu_alloc.alloc with 'backing' must be a 1-D memref of i8 in memory space 1 (global) or 3 (shared), got memref<64xi8, 5 : i32>
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = [{name = "f", offset = 60 : i64, bytes = 8 : i64, stages = array<i64: 0, 1>}]} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout: 'f' covers bytes [60, 68) of a 64-byte backing
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = [{name = "f", offset = 0 : i64, bytes = 8 : i64, stages = array<i64: 2, 1>}]} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout entry 0 ('f') has an empty stage interval [2, 1]
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = [{offset = 0 : i64, bytes = 8 : i64, stages = array<i64: 0, 0>}]} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout entry 0 needs a non-empty string 'name'
+
+// -----
+
+%a = "gpu_alloc.alloc"() <{name = "b"}> {gpu_alloc.layout = {name = "f"}} : () -> memref<64xi8, 3 : i32>
+// CHECK: gpu_alloc.layout must be an array of dictionaries

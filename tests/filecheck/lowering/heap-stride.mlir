@@ -25,7 +25,7 @@ builtin.module {
   }) : () -> ()
 }
 
-// FLAT:      %global_alloc = gpu_alloc.alloc "global_alloc" backing align 16 : memref<69xi8, 1 : i32>
+// FLAT:      %global_alloc = gpu_alloc.alloc "global_alloc" backing align 16 {gpu_alloc.layout = [{name = "h", offset = 0 : i64, bytes = 32 : i64, stages = array<i64: 0, 0>}, {name = "d", offset = 32 : i64, bytes = 37 : i64, stages = array<i64: 0, 0>}]} : memref<69xi8, 1 : i32>
 // FLAT:      memref.store %c1, %h[%{{.*}}] {alignment = 4 : i64} : memref<8xf32, 1 : i32>
 // FLAT:      %x = memref.load %h[%{{.*}}] {alignment = 4 : i64} : memref<8xf32, 1 : i32>
 
@@ -34,4 +34,4 @@ builtin.module {
 // CHECK:        %heap_slice = arith.muli %{{.*}}, %[[STRIDE]] : index
 // CHECK-NEXT:   %global_alloc = memref.view %[[HEAP]][%heap_slice][] : memref<?xi8, 1 : i32> to memref<69xi8, 1 : i32>
 // CHECK:        memref.store %c1, %h[%{{.*}}] {alignment = 4 : i64} : memref<8xf32, 1 : i32>
-// CHECK:        gpu_alloc.heap_bytes_per_block = 80 : i64
+// CHECK:        gpu_alloc.heap_layout = [{name = "h", offset = 0 : i64, bytes = 32 : i64, stages = array<i64: 0, 0>}, {name = "d", offset = 32 : i64, bytes = 37 : i64, stages = array<i64: 0, 0>}], gpu_alloc.heap_bytes_per_block = 80 : i64

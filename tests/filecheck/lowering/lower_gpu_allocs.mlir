@@ -40,12 +40,12 @@ builtin.module {
   }) : () -> ()
 }
 
-// CHECK:      "memref.global"() <{sym_name = "a__f", type = memref<10xf32, 3 : i32>, initial_value, sym_visibility = "private", alignment = 16 : i64}> : () -> ()
+// CHECK:      "memref.global"() <{sym_name = "a__f", type = memref<10xf32, 3 : i32>, initial_value, sym_visibility = "private", alignment = 16 : i64}> {gpu_alloc.layout = [{name = "f", offset = 0 : i64, bytes = 40 : i64, stages = array<i64: 0, 0>}]} : () -> ()
 // CHECK-NEXT: "gpu.func"() <{function_type = () -> (), kernel}> ({
 // CHECK-NEXT:   %f = memref.get_global @a__f : memref<10xf32, 3 : i32>
 // CHECK-NEXT:   "gpu.return"() : () -> ()
 // CHECK-NEXT: }) {sym_name = "a", gpu.kernel} : () -> ()
-// CHECK-NEXT: "memref.global"() <{sym_name = "b__f", type = memref<3xi8, 3 : i32>, initial_value, sym_visibility = "private", alignment = 32 : i64}> : () -> ()
+// CHECK-NEXT: "memref.global"() <{sym_name = "b__f", type = memref<3xi8, 3 : i32>, initial_value, sym_visibility = "private", alignment = 32 : i64}> {gpu_alloc.layout = [{name = "f", offset = 0 : i64, bytes = 3 : i64, stages = array<i64: 0, 0>}]} : () -> ()
 // CHECK-NEXT: "gpu.func"() <{function_type = () -> (), kernel}> ({
 // CHECK-NEXT:   %f = memref.get_global @b__f : memref<3xi8, 3 : i32>
 
@@ -64,7 +64,7 @@ builtin.module {
 }
 
 // CHECK:      "gpu.func"() <{function_type = () -> (), kernel}> ({
-// CHECK-NEXT:   %r = memref.alloca() : memref<4xf32, 5 : i32>
+// CHECK-NEXT:   %r = memref.alloca() {gpu_alloc.layout = [{name = "r", offset = 0 : i64, bytes = 16 : i64, stages = array<i64: 0, 0>}]} : memref<4xf32, 5 : i32>
 // CHECK-NEXT:   %c0 = arith.constant 0 : index
 // CHECK-NEXT:   "gpu.return"() : () -> ()
 
@@ -106,7 +106,7 @@ builtin.module {
 // CHECK-NEXT:   %heap_slice = arith.muli %[[BID]], %[[SIZE]] : index
 // CHECK-NEXT:   %h = memref.view %[[HEAP]][%heap_slice][] : memref<?xi8, 1 : i32> to memref<128xf32, 1 : i32>
 // CHECK-NEXT:   "gpu.return"() : () -> ()
-// CHECK-NEXT: }) {sym_name = "k", gpu.kernel, gpu_alloc.heap_bytes_per_block = 512 : i64} : () -> ()
+// CHECK-NEXT: }) {sym_name = "k", gpu.kernel, gpu_alloc.heap_layout = [{name = "h", offset = 0 : i64, bytes = 512 : i64, stages = array<i64: 0, 0>}], gpu_alloc.heap_bytes_per_block = 512 : i64} : () -> ()
 // CHECK:      func.func @host() {
 // CHECK-NEXT:   %c1 = arith.constant 1 : index
 // CHECK-NEXT:   %c8 = arith.constant 8 : index

@@ -37,7 +37,9 @@ builtin.module {
   }) : () -> ()
 }
 
-// CHECK:      %b = gpu_alloc.alloc "shared_alloc" align 128 : memref<1024xi8, 3 : i32>
+// The record of which bytes are which Func: 'g' (16xf32) at 64, 'f' (8xf32) at 121;
+// 'd' has a dynamic offset and size, so no entry.
+// CHECK:      %b = gpu_alloc.alloc "shared_alloc" align 128 {gpu_alloc.layout = [{name = "g", offset = 64 : i64, bytes = 64 : i64, stages = array<i64: 0, 0>}, {name = "f", offset = 121 : i64, bytes = 32 : i64, stages = array<i64: 0, 0>}]} : memref<1024xi8, 3 : i32>
 // CHECK-NEXT: %f = memref.view %b[%c121][] : memref<1024xi8, 3 : i32> to memref<8xf32, 3 : i32>
 // CHECK-NEXT: %g = memref.view %b[%c64][] : memref<1024xi8, 3 : i32> to memref<16xf32, 3 : i32>
 // CHECK-NEXT: %k2 = arith.muli %k, %c2 : index

@@ -21,7 +21,7 @@ builtin.module {
   }) : () -> ()
 }
 
-// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<256xi8, 3 : i32>
+// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "live", offset = 0 : i64, bytes = 128 : i64, stages = array<i64: 0, 1>}]} : memref<256xi8, 3 : i32>
 // CHECK-NEXT: %live = memref.view %shared_alloc[%{{.*}}][] : memref<256xi8, 3 : i32> to memref<32xi32, 3 : i32>
 // CHECK-NOT:  "dead"
 // CHECK:      memref.store %v, %live[%t] {alignment = 4 : i64} : memref<32xi32, 3 : i32>

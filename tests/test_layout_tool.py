@@ -1,0 +1,140 @@
+"""`gpu-alloc-layout`: a valid SVG naming every Func, co-live Funcs never overlapping."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from gpu_alloc.sim import simulate
+from gpu_alloc.sim.loading import load_module
+from gpu_alloc.tools.layout import main
+from many_funcs import many_funcs_kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
+BANKS = ROOT / "tests" / "sim_kernels" / "bank_patterns.mlir"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _draw(path: Path, out: Path, *extra: str) -> ET.Element:
+    main([str(path), "--svg", str(out), *extra])  # returns on success
+    return ET.parse(out).getroot()  # raises on invalid XML
+
+
+def _expected_funcs(path: Path) -> set[str]:
+    module = load_module(str(path))
+    return {
+        op.alloc_name.data
+        for op in module.walk()
+        if op.name == "gpu_alloc.alloc" and op.space in (1, 3)  # type: ignore[attr-defined]
+    }
+
+
+def _panels(root: ET.Element) -> list[list[dict[str, float | str]]]:
+    panels = []
+    for group in root.iter(f"{SVG}g"):
+        rects = []
+        for rect in group.iter(f"{SVG}rect"):
+            if "data-func" in rect.attrib:
+                a = rect.attrib
+                rects.append(
+                    {
+                        "func": a["data-func"],
+                        "first": int(a["data-first"]),
+                        "last": int(a["data-last"]),
+                        "x": float(a["x"]),
+                        "y": float(a["y"]),
+                        "w": float(a["width"]),
+                        "h": float(a["height"]),
+                    }
+                )
+        panels.append(rects)
+    return panels
+
+
+def _check_picture(root: ET.Element, funcs: set[str]) -> None:
+    assert root.tag == f"{SVG}svg"
+    panels = _panels(root)
+    drawn = {r["func"] for panel in panels for r in panel}
+    assert drawn == funcs
+    texts = {t.text for t in root.iter(f"{SVG}text")}
+    assert funcs <= texts  # every Func is named (in the table beside the plot)
+    for panel in panels:
+        for a, b in itertools.combinations(panel, 2):
+            if a["first"] <= b["last"] and b["first"] <= a["last"]:  # live together
+                x_overlap = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+                y_overlap = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+                assert x_overlap <= 0 or y_overlap <= 1e-6, (a["func"], b["func"])
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_examples(path: Path, tmp_path: Path):
+    root = _draw(path, tmp_path / "out.svg")
+    _check_picture(root, _expected_funcs(path))
+
+
+def test_sixty_funcs_and_the_lower_bound(tmp_path: Path):
+    kernel = tmp_path / "many.mlir"
+    kernel.write_text(many_funcs_kernel(60))
+    root = _draw(kernel, tmp_path / "many.svg")
+    _check_picture(root, {f"f{i}" for i in range(60)})
+    title = next(t.text or "" for t in root.iter(f"{SVG}text") if "backing" in (t.text or ""))
+    assert "60 Funcs" in title
+    # Same input, same bytes.
+    first = (tmp_path / "many.svg").read_bytes()
+    _draw(kernel, tmp_path / "many.svg")
+    assert (tmp_path / "many.svg").read_bytes() == first
+
+
+def test_profile_shades_and_numbers_conflicts(tmp_path: Path):
+    result = simulate(load_module(str(BANKS)), grid=[2], block=[32], profile=True)
+    assert result.profile is not None
+    profile = tmp_path / "profile.json"
+    profile.write_text(json.dumps(result.profile.as_json()))
+    root = _draw(BANKS, tmp_path / "out.svg", "--profile-json", str(profile))
+    _check_picture(root, {"col", "row", "bcast", "h"})
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "col (62 conflicts)" in texts
+    fills = {
+        r.attrib["data-func"]: r.attrib["fill"]
+        for r in root.iter(f"{SVG}rect")
+        if "data-func" in r.attrib
+    }
+    assert fills["col"] == "rgb(250,60,60)"  # the worst Func: full red
+    assert fills["row"] == "rgb(250,235,235)"  # no conflict: white-ish
+
+
+def test_renders_with_rsvg_convert(tmp_path: Path):
+    rsvg = shutil.which("rsvg-convert")
+    assert rsvg is not None, "install librsvg2-bin (see .ci/run)"
+    _draw(ROOT / "examples" / "stencil_chain.mlir", tmp_path / "out.svg")
+    subprocess.run([rsvg, str(tmp_path / "out.svg"), "-o", str(tmp_path / "out.png")], check=True)
+    png = (tmp_path / "out.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.mlir"], "missing.mlir: cannot read"),
+        ([str(BANKS), "--profile-json", "missing.json"], "missing.json: cannot read"),
+        ([str(BANKS), "--profile-json", str(BANKS)], "not JSON"),
+        (
+            [str(ROOT / "examples" / "stencil_chain.mlir"), "--max-shared-bytes", "100"],
+            "needs 884 bytes of shared memory, over the limit of 100",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, capsys, args, message):
+    out = tmp_path / "out.svg"
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--svg", str(out)])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 1
+    assert len(err.strip().splitlines()) == 1 and message in err
+    assert not out.exists()
