@@ -111,7 +111,7 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         ops, size = byte_size_value(alloc, memref_type)
         stride = _round_up_value(ops, size, max(HEAP_SLICE_ALIGNMENT, alignment_of(alloc)))
         _replace_by_slices([alloc], [0], argument, stride, ops, InsertPoint.before(alloc))
-        return HeapArgument(argument, f"heap {names}", stride, tuple(offsets))
+        return HeapArgument(argument, f"heap {names}", stride, (0,))
     offsets: list[int] = []
     end, alignment = 0, HEAP_SLICE_ALIGNMENT
     for alloc in allocs:
@@ -127,7 +127,7 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
     ops: list[Operation] = [arith.ConstantOp.from_int_and_width(stride, IndexType())]
     where = InsertPoint.at_start(func.body.blocks[0])
     _replace_by_slices(allocs, offsets, argument, ops[0].results[0], ops, where)
-    return HeapArgument(argument, f"heap {names}", stride, (0,))
+    return HeapArgument(argument, f"heap {names}", stride, tuple(offsets))
 
 
 def _replace_by_slices(
