@@ -121,8 +121,8 @@ def test_renders_with_rsvg_convert(tmp_path: Path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["missing.mlir"], "missing.mlir: cannot read"),
-        ([str(BANKS), "--profile-json", "missing.json"], "missing.json: cannot read"),
+        (["missing.mlir"], "missing.mlir: error: cannot read"),
+        ([str(BANKS), "--profile-json", "missing.json"], "missing.json: error: cannot read"),
         ([str(BANKS), "--profile-json", str(BANKS)], "not JSON"),
         (
             [str(ROOT / "examples" / "stencil_chain.mlir"), "--max-shared-bytes", "100"],

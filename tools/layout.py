@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from gpu_alloc.dialect import LAYOUT_ATTR, AllocOp, FuncSlice, MemorySpace, read_layout
-from gpu_alloc.errors import GpuAllocPassError, internal_errors_in_one_line
+from gpu_alloc.errors import GpuAllocPassError, one_line_usage_errors, run_tool
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.loading import load_module, make_context
+from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
@@ -112,10 +113,8 @@ def with_profile(layouts: list[SpaceLayout], profile: dict[str, Any]) -> list[Sp
 
 def read_profile(path: str) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text())
-    except OSError as error:
-        raise LayoutError(f"{path}: cannot read: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        data = json.loads(read_input(path))
+    except json.JSONDecodeError as error:
         raise LayoutError(f"{path}: not JSON: {error}") from None
     if (
         not isinstance(data, dict)
@@ -136,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--profile-json", help="a gpu-alloc-sim --profile-json file")
     parser.add_argument("--alignment", type=int, default=16, help="fuse-gpu-allocs alignment")
     parser.add_argument("--max-shared-bytes", type=int, default=49152)
-    return parser
+    return one_line_usage_errors(parser)
 
 
 def run(options: argparse.Namespace) -> None:
@@ -146,22 +145,22 @@ def run(options: argparse.Namespace) -> None:
     if profile is not None:
         layouts = with_profile(layouts, profile)
     svg = render_svg(layouts, title=Path(options.input).name)
-    try:
-        Path(options.svg).write_text(svg)
-    except OSError as error:
-        raise LayoutError(f"cannot write '{options.svg}': {error.strerror}") from None
+    write_output(options.svg, svg)
 
 
 def main(args: Sequence[str] | None = None) -> None:
+    run_tool("gpu-alloc-layout", lambda: _main(args))
+
+
+def _main(args: Sequence[str] | None) -> None:
     options = _parser().parse_args(args)
-    with internal_errors_in_one_line("gpu-alloc-layout"):
-        try:
-            run(options)
-        except (LayoutError, SimulationError, GpuAllocPassError) as error:
-            message = str(error).strip().splitlines()[0]
-            prefix = "" if "error:" in message else "gpu-alloc-layout: error: "
-            print(prefix + message, file=sys.stderr)
-            sys.exit(1)
+    try:
+        run(options)
+    except (LayoutError, SimulationError, GpuAllocPassError) as error:
+        message = str(error).strip().splitlines()[0]
+        prefix = "" if "error:" in message else "gpu-alloc-layout: error: "
+        print(prefix + message, file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
