@@ -11,9 +11,9 @@ from gpu_alloc.tools.diagnostics import (
     format_span,
     parse_with_locations,
 )
+from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError
 
 
@@ -24,8 +24,7 @@ def make_context() -> Context:
     which xDSL's `gpu` dialect lacks; the simulator reports any op it cannot run.
     """
     ctx = Context(allow_unregistered=True)
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+    register_dialects(ctx)
     return ctx
 
 

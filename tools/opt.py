@@ -18,6 +18,7 @@ from gpu_alloc.tools.diagnostics import (
     format_span,
     parse_with_locations,
 )
+from gpu_alloc.universe import register_dialects
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -29,6 +30,9 @@ class UserError(Exception):
 class GpuAllocOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="gpu_alloc modular optimizer driver", args=args)
+
+    def register_all_dialects(self) -> None:
+        register_dialects(self.ctx)  # MLIR's `gpu` and `memref` syntax
 
     def run(self) -> None:
         if self.args.verify_diagnostics or self.args.parsing_diagnostics or self.args.shrink:
