@@ -18,7 +18,7 @@ def _dialect() -> Dialect:
 
 
 def _mlir_gpu() -> Dialect:
-    from gpu_alloc.dialect.mlir_gpu import MLIR_GPU
+    from gpu_alloc.dialect.mlir_gpu_kernels import MLIR_GPU
 
     return MLIR_GPU
 

@@ -12,29 +12,27 @@ MLIR's custom syntax (what `mlir-opt` prints) and adds what is missing:
   never `gpu.terminator` (`MlirNameParser`).
 
 The subclasses keep xDSL's generic printing (which `mlir-opt` reads), so IR written by a
-pass and IR read from MLIR print alike. `MLIR_GPU` is the replacement `gpu` dialect; see
-`gpu_alloc.universe.register_dialects` for how a context uses it instead of xDSL's.
+pass and IR read from MLIR print alike. `mlir_gpu_kernels` has the kernel-holding ops
+and `MLIR_GPU`, the replacement `gpu` dialect; `gpu_alloc.universe.register_dialects`
+makes a context use it instead of xDSL's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
-    FunctionType,
     IndexType,
     IntegerAttr,
     MemRefType,
     StringAttr,
-    SymbolRefAttr,
     UnitAttr,
+    UnregisteredOp,
     i32,
 )
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParametrizedAttribute,
@@ -42,7 +40,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     result_def,
 )
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -114,7 +112,7 @@ class MlirNameParser(Parser):
 # ---------------------------------------------------------------------------- shared syntax
 
 
-def _parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
+def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
     """`async`? (`[` %token, ... `]`)?"""
     is_async = parser.parse_optional_keyword("async") is not None
     deps = parser.parse_optional_comma_separated_list(
@@ -124,25 +122,14 @@ def _parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
     return is_async, list(deps or [])
 
 
-def _index_operands(parser: Parser, count: int, type_: Attribute) -> list[SSAValue]:
-    """`(` %a, %b, ... `)` with exactly `count` operands of type `type_`."""
-    pos = parser.pos
-    unresolved = parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, parser.parse_unresolved_operand
-    )
-    if len(unresolved) != count:
-        parser.raise_error(f"expected {count} operands, got {len(unresolved)}", pos, parser.pos)
-    return [parser.resolve_operand(u, type_) for u in unresolved]
-
-
-def _attr_dict(parser: Parser, keyword: bool = False) -> dict[str, Attribute]:
+def attr_dict(parser: Parser, keyword: bool = False) -> dict[str, Attribute]:
     if keyword:
         attrs = parser.parse_optional_attr_dict_with_keyword()
         return dict(attrs.data) if attrs is not None else {}
     return parser.parse_optional_attr_dict()
 
 
-def _parse_typed_values(parser: Parser) -> list[SSAValue]:
+def parse_typed_values(parser: Parser) -> list[SSAValue]:
     """%a, %b `:` type, type (or nothing)."""
     unresolved = parser.parse_optional_undelimited_comma_separated_list(
         parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
@@ -178,7 +165,7 @@ def _segment_filling_create(fixed: int) -> Callable[..., Any]:
     def create(cls: type[Operation], **kwargs: Any) -> Operation:
         op = super(cls, cls).create(**kwargs)  # pyright: ignore
         if "operandSegmentSizes" not in op.attributes:
-            _set_segments(op, [len(op.operands) - fixed, *[1] * fixed], as_property=False)
+            set_segments(op, [len(op.operands) - fixed, *[1] * fixed], as_property=False)
         return op
 
     return create
@@ -196,7 +183,7 @@ def _create_index_op(cls: type[_Op], parser: Parser, props: dict[str, Attribute]
     if parser.parse_optional_keyword("upper_bound") is not None:
         # MLIR's inherent attribute, kept in the dictionary (MLIR reads it back there)
         attributes["upper_bound"] = IntegerAttr(parser.parse_integer(), IndexType())
-    attributes.update(_attr_dict(parser))
+    attributes.update(attr_dict(parser))
     return cls.create(result_types=[IndexType()], properties=props, attributes=attributes)
 
 
@@ -206,35 +193,26 @@ def _parse_index_op(cls: type[_Op], parser: Parser) -> _Op:
     return _create_index_op(cls, parser, props)
 
 
-def _create_index_op(cls: type[_Op], parser: Parser, props: dict[str, Attribute]) -> _Op:
-    attributes: dict[str, Attribute] = {}
-    if parser.parse_optional_keyword("upper_bound") is not None:
-        # MLIR's inherent attribute, kept in the dictionary (MLIR reads it back there)
-        attributes["upper_bound"] = IntegerAttr(parser.parse_integer(), IndexType())
-    attributes.update(_attr_dict(parser))
-    return cls.create(result_types=[IndexType()], properties=props, attributes=attributes)
-
-
 def _parse_nullary(cls: type[_Op], parser: Parser) -> _Op:
     """`gpu.barrier`, `gpu.terminator`: an attribute dictionary at most."""
-    return cls.create(attributes=_attr_dict(parser))
+    return cls.create(attributes=attr_dict(parser))
 
 
 def _parse_values(cls: type[_Op], parser: Parser) -> _Op:
     """`gpu.return %a, %b : t1, t2`, `gpu.yield ...`"""
-    operands = _parse_typed_values(parser)
-    return cls.create(operands=operands, attributes=_attr_dict(parser))
+    operands = parse_typed_values(parser)
+    return cls.create(operands=operands, attributes=attr_dict(parser))
 
 
 def _parse_wait(cls: type[_Op], parser: Parser) -> _Op:
-    is_async, deps = _parse_async(parser)
+    is_async, deps = parse_async(parser)
     token = [gpu.AsyncTokenType()] if is_async else []
-    return cls.create(operands=deps, result_types=token, attributes=_attr_dict(parser))
+    return cls.create(operands=deps, result_types=token, attributes=attr_dict(parser))
 
 
 def _parse_alloc(cls: type[_Op], parser: Parser) -> _Op:
     """`gpu.alloc async? [deps]? (%dyn, ...) ([%sym, ...])? host_shared? : type`"""
-    is_async, deps = _parse_async(parser)
+    is_async, deps = parse_async(parser)
     sizes = parser.parse_comma_separated_list(
         parser.Delimiter.PAREN, lambda: parser.parse_operand()
     )
@@ -250,30 +228,30 @@ def _parse_alloc(cls: type[_Op], parser: Parser) -> _Op:
         operands=[*deps, *sizes, *(symbols or [])],
         result_types=[result_type, *([gpu.AsyncTokenType()] if is_async else [])],
         properties=props,
-        attributes=_attr_dict(parser),
+        attributes=attr_dict(parser),
     )
-    _set_segments(op, [len(deps), len(sizes), len(symbols or [])], as_property=True)
+    set_segments(op, [len(deps), len(sizes), len(symbols or [])], as_property=True)
     return op
 
 
 def _parse_dealloc(cls: type[_Op], parser: Parser) -> _Op:
     """`gpu.dealloc async? [deps]? %m : type`"""
-    is_async, deps = _parse_async(parser)
+    is_async, deps = parse_async(parser)
     buffer = parser.parse_unresolved_operand()
     parser.parse_punctuation(":")
     buffer_value = parser.resolve_operand(buffer, parser.parse_type())
     op = cls.create(
         operands=[*deps, buffer_value],
         result_types=[gpu.AsyncTokenType()] if is_async else [],
-        attributes=_attr_dict(parser),
+        attributes=attr_dict(parser),
     )
-    _set_segments(op, [len(deps), 1], as_property=False)
+    set_segments(op, [len(deps), 1], as_property=False)
     return op
 
 
 def _parse_memcpy(cls: type[_Op], parser: Parser) -> _Op:
     """`gpu.memcpy async? [deps]? %dst, %src : dst_type, src_type`"""
-    is_async, deps = _parse_async(parser)
+    is_async, deps = parse_async(parser)
     dst = parser.parse_unresolved_operand()
     parser.parse_punctuation(",")
     src = parser.parse_unresolved_operand()
@@ -284,13 +262,13 @@ def _parse_memcpy(cls: type[_Op], parser: Parser) -> _Op:
     op = cls.create(
         operands=[*deps, dst_value, src_value],
         result_types=[gpu.AsyncTokenType()] if is_async else [],
-        attributes=_attr_dict(parser),
+        attributes=attr_dict(parser),
     )
-    _set_segments(op, [len(deps), 1, 1], as_property=False)
+    set_segments(op, [len(deps), 1, 1], as_property=False)
     return op
 
 
-def _set_segments(op: Operation, sizes: Sequence[int], *, as_property: bool) -> None:
+def set_segments(op: Operation, sizes: Sequence[int], *, as_property: bool) -> None:
     from xdsl.dialects.builtin import DenseArrayBase
 
     segments = DenseArrayBase.from_list(i32, sizes)
@@ -347,294 +325,30 @@ class DynamicSharedMemoryOp(IRDLOperation):
             )
 
 
-# --------------------------------------------------------------------------- module, func
+def is_dynamic_shared_memory(op: Operation) -> bool:
+    """`gpu.dynamic_shared_memory`, or the unregistered op stock `xdsl-opt` parses it as."""
+    if isinstance(op, UnregisteredOp):
+        return op.op_name.data == DynamicSharedMemoryOp.name and len(op.results) == 1
+    return isinstance(op, DynamicSharedMemoryOp)
 
 
-class ModuleOp(gpu.ModuleOp):
-    """`gpu.module @name ([targets])? (attributes {...})? { ... }`"""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ModuleOp:
-        name = parser.parse_symbol_name()
-        props: dict[str, Attribute] = {"sym_name": name}
-        targets = parser.parse_optional_comma_separated_list(
-            parser.Delimiter.SQUARE, parser.parse_attribute
-        )
-        attributes = _attr_dict(parser, keyword=True)
-        if targets is not None:
-            attributes["targets"] = ArrayAttr(targets)
-        region = parser.parse_region()
-        if not region.blocks:
-            from xdsl.ir import Block
-
-            region.add_block(Block())
-        return cls.create(properties=props, attributes=attributes, regions=[region])
-
-
-KERNEL_ATTRIBUTE = "gpu.kernel"
-"""MLIR's spelling of a kernel (`kernel` in the custom form); xDSL uses a property."""
-
-WORKGROUP_ATTRIBUTIONS = "workgroup_attributions"
-"""The `gpu.func` attribute counting its workgroup attributions (MLIR's name)."""
-
-_MLIR_ONLY_FUNC_PROPERTIES = (
-    "arg_attrs",
-    "res_attrs",
-    "workgroup_attrib_attrs",
-    "private_attrib_attrs",
+SIMPLE_OPS: tuple[type[Operation], ...] = (
+    ThreadIdOp,
+    BlockIdOp,
+    BlockDimOp,
+    GridDimOp,
+    GlobalIdOp,
+    LaneIdOp,
+    SubgroupIdOp,
+    NumSubgroupsOp,
+    SubgroupSizeOp,
+    BarrierOp,
+    TerminatorOp,
+    ReturnOp,
+    YieldOp,
+    WaitOp,
+    AllocOp,
+    DeallocOp,
+    MemcpyOp,
 )
-
-
-def _parse_func_argument(parser: Parser) -> tuple[Parser.Argument, DictionaryAttr]:
-    argument = parser.parse_argument()
-    attrs = parser.parse_optional_dictionary_attr_dict()
-    parser.parse_optional_location()
-    return argument, DictionaryAttr(attrs)
-
-
-def _parse_attributions(parser: Parser, keyword: str) -> list[Parser.Argument]:
-    if parser.parse_optional_keyword(keyword) is None:
-        return []
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parser.parse_argument()
-    )
-
-
-def _parse_results(parser: Parser) -> list[Attribute]:
-    if parser.parse_optional_punctuation("->") is None:
-        return []
-    results = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-    return list(results) if results is not None else [parser.parse_type()]
-
-
-class FuncOp(gpu.FuncOp):
-    """`gpu.func @k(%a: t, ...) (-> results)? (workgroup(%w : t, ...))? (private(...))?
-    kernel? (attributes {...})? { ... }`
-
-    The entry block holds the arguments, then the workgroup attributions (their number is
-    the `workgroup_attributions` attribute), then the private attributions.
-    """
-
-    @classmethod
-    def create(
-        cls,
-        *,
-        properties: Mapping[str, Attribute] = {},
-        attributes: Mapping[str, Attribute] = {},
-        **kwargs: Any,
-    ) -> FuncOp:
-        """MLIR's generic form spells `kernel` as the `gpu.kernel` unit attribute; MLIR's
-        inherent attributes xDSL does not define stay in the attribute dictionary."""
-        attributes = dict(attributes)
-        properties = dict(properties)
-        for name in _MLIR_ONLY_FUNC_PROPERTIES:
-            if name in properties:
-                attributes[name] = properties.pop(name)
-        if isinstance(attributes.get(KERNEL_ATTRIBUTE), UnitAttr) or "kernel" in properties:
-            # both spellings: xDSL reads the property, MLIR the attribute
-            attributes[KERNEL_ATTRIBUTE] = properties["kernel"] = UnitAttr()
-        if "sym_name" in properties:
-            attributes["sym_name"] = properties.pop("sym_name")
-        return super().create(properties=properties, attributes=attributes, **kwargs)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> FuncOp:
-        name = parser.parse_symbol_name()
-        arguments = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, lambda: _parse_func_argument(parser)
-        )
-        results = _parse_results(parser)
-        workgroup = _parse_attributions(parser, "workgroup")
-        private = _parse_attributions(parser, "private")
-        props: dict[str, Attribute] = {
-            "function_type": FunctionType.from_lists([a.type for a, _ in arguments], results)
-        }
-        if parser.parse_optional_keyword("kernel") is not None:
-            props["kernel"] = UnitAttr()
-        attributes = _attr_dict(parser, keyword=True)
-        if any(attrs.data for _, attrs in arguments):
-            attributes["arg_attrs"] = ArrayAttr(attrs for _, attrs in arguments)
-        attributes["sym_name"] = name
-        if workgroup:
-            attributes[WORKGROUP_ATTRIBUTIONS] = IntegerAttr(len(workgroup), 64)
-        region = parser.parse_region([*(a for a, _ in arguments), *workgroup, *private])
-        return cls.create(properties=props, attributes=attributes, regions=[region])
-
-    def attribution_counts(self) -> tuple[int, int]:
-        """(workgroup, private) attributions at the end of the entry block."""
-        n_inputs = len(self.function_type.inputs.data)
-        count = self.attributes.get(WORKGROUP_ATTRIBUTIONS)
-        n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
-        n_args = len(self.body.blocks[0].args) if self.body.blocks else n_inputs
-        return n_workgroup, n_args - n_inputs - n_workgroup
-
-    def verify_(self) -> None:
-        type(self).get_irdl_definition().verify(self)
-        if not self.body.blocks:
-            raise VerifyException("gpu.func must have a body")
-        inputs = self.function_type.inputs.data
-        n_workgroup, n_private = self.attribution_counts()
-        arg_types = self.body.blocks[0].arg_types
-        if arg_types[: len(inputs)] != inputs or n_private < 0:
-            raise VerifyException(
-                "Expected first entry block arguments to have the same types as the "
-                "function input types"
-            )
-        for index, type_ in enumerate(arg_types[len(inputs) :]):
-            expected = 3 if index < n_workgroup else 5
-            if not isinstance(type_, MemRefType) or space_number(type_.memory_space) != expected:
-                kind = "workgroup" if expected == 3 else "private"
-                raise VerifyException(
-                    f"{kind} attribution must be a memref in #gpu.address_space<{kind}>, "
-                    f"got {type_}"
-                )
-        if self.kernel is not None and self.function_type.outputs.data:
-            raise VerifyException("Expected void return type for kernel function")
-
-
-# --------------------------------------------------------------------------------- launch
-
-
-def _parse_size_assignments(
-    parser: Parser, ids_keyword: str
-) -> tuple[list[Parser.Argument], list[Parser.Argument], list[SSAValue]]:
-    """`blocks(%bx, %by, %bz) in (%gx = %a, %gy = %b, %gz = %c)`"""
-    parser.parse_keyword(ids_keyword)
-    index = IndexType()
-    ids = parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False).resolve(index)
-    )
-    parser.parse_keyword("in")
-
-    def assignment() -> tuple[Parser.Argument, SSAValue]:
-        argument = parser.parse_argument(expect_type=False).resolve(index)
-        parser.parse_punctuation("=")
-        return argument, parser.parse_operand()
-
-    pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
-    if len(ids) != 3 or len(pairs) != 3:
-        parser.raise_error(f"'{ids_keyword}' takes three ids and three sizes")
-    return ids, [a for a, _ in pairs], [v for _, v in pairs]
-
-
-class LaunchOp(gpu.LaunchOp):
-    """`gpu.launch async? [deps]? blocks(...) in (...) threads(...) in (...)
-    (dynamic_shared_memory_size %s)? (attributes {...})? { ... }`"""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LaunchOp:
-        is_async, deps = _parse_async(parser)
-        if parser.parse_optional_keyword("clusters") is not None:
-            parser.raise_error("gpu.launch with clusters is not supported")
-        block_ids, grid_args, grid = _parse_size_assignments(parser, "blocks")
-        thread_ids, block_args, block = _parse_size_assignments(parser, "threads")
-        dynamic: list[SSAValue] = []
-        if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            dynamic = [parser.parse_operand()]
-        for keyword in ("module", "function", "workgroup", "private"):
-            if parser.parse_optional_keyword(keyword) is not None:
-                parser.raise_error(f"gpu.launch with '{keyword}' is not supported")
-        attributes = _attr_dict(parser, keyword=True)
-        region = parser.parse_region([*block_ids, *thread_ids, *grid_args, *block_args])
-        op = cls.create(
-            operands=[*deps, *grid, *block, *dynamic],
-            result_types=[gpu.AsyncTokenType()] if is_async else [],
-            attributes=attributes,
-            regions=[region],
-        )
-        _set_segments(op, [len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dynamic)], as_property=True)
-        return op
-
-
-def _parse_launch_sizes(parser: Parser, keyword: str) -> list[UnresolvedOperand]:
-    parser.parse_keyword(keyword)
-    parser.parse_keyword("in")
-    sizes = parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, parser.parse_unresolved_operand
-    )
-    if len(sizes) != 3:
-        parser.raise_error(f"'{keyword}' takes three sizes")
-    return sizes
-
-
-def _parse_kernel_arguments(parser: Parser) -> list[SSAValue]:
-    if parser.parse_optional_keyword("args") is None:
-        return []
-
-    def argument() -> SSAValue:
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        return parser.resolve_operand(value, parser.parse_type())
-
-    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
-
-
-class LaunchFuncOp(gpu.LaunchFuncOp):
-    """`gpu.launch_func async? [deps]? @module::@kernel blocks in (...) threads in (...)
-    (: type)? (dynamic_shared_memory_size %s)? (args(%a : t, ...))? attr-dict`"""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LaunchFuncOp:
-        is_async, deps = _parse_async(parser)
-        kernel = parser.parse_attribute()
-        if not isinstance(kernel, SymbolRefAttr):
-            parser.raise_error(f"expected the kernel's symbol (@module::@kernel), got {kernel}")
-        if parser.parse_optional_keyword("clusters") is not None:
-            parser.raise_error("gpu.launch_func with clusters is not supported")
-        grid = _parse_launch_sizes(parser, "blocks")
-        block = _parse_launch_sizes(parser, "threads")
-        size_type: Attribute = IndexType()
-        if parser.parse_optional_punctuation(":") is not None:
-            size_type = parser.parse_type()
-        sizes = [parser.resolve_operand(s, size_type) for s in (*grid, *block)]
-        dynamic: list[SSAValue] = []
-        if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            dynamic = [parser.parse_operand()]
-        arguments = _parse_kernel_arguments(parser)
-        op = cls.create(
-            operands=[*deps, *sizes, *dynamic, *arguments],
-            result_types=[gpu.AsyncTokenType()] if is_async else [],
-            properties={"kernel": kernel},
-            attributes=_attr_dict(parser),
-        )
-        segments = [len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dynamic), len(arguments), 0]
-        _set_segments(op, segments, as_property=True)
-        return op
-
-
-_REPLACEMENTS: dict[str, type[Operation]] = {
-    op.name: op
-    for op in (
-        ThreadIdOp,
-        BlockIdOp,
-        BlockDimOp,
-        GridDimOp,
-        GlobalIdOp,
-        LaneIdOp,
-        SubgroupIdOp,
-        NumSubgroupsOp,
-        SubgroupSizeOp,
-        BarrierOp,
-        TerminatorOp,
-        ReturnOp,
-        YieldOp,
-        WaitOp,
-        AllocOp,
-        DeallocOp,
-        MemcpyOp,
-        ModuleOp,
-        FuncOp,
-        LaunchOp,
-        LaunchFuncOp,
-    )
-}
-
-MLIR_GPU = Dialect(
-    "gpu",
-    [
-        *(_REPLACEMENTS.get(op.name, op) for op in gpu.GPU.operations),
-        DynamicSharedMemoryOp,
-    ],
-    [*gpu.GPU.attributes, GpuAddressSpaceAttr],
-)
-"""xDSL's `gpu` dialect with MLIR's syntax: a drop-in replacement in a `Context`."""
+"""The `gpu` ops with MLIR's syntax defined here; `mlir_gpu_kernels` has the others."""

@@ -10,15 +10,11 @@ only with `--allow-unregistered-dialect`, and the PTX backends recognise the op 
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.mlir_gpu import WORKGROUP, DynamicSharedMemoryOp, GpuAddressSpaceAttr
-from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Operation
+from gpu_alloc.dialect.mlir_gpu import (
+    WORKGROUP,
+    DynamicSharedMemoryOp,
+    GpuAddressSpaceAttr,
+    is_dynamic_shared_memory,
+)
 
 __all__ = ["WORKGROUP", "DynamicSharedMemoryOp", "GpuAddressSpaceAttr", "is_dynamic_shared_memory"]
-
-
-def is_dynamic_shared_memory(op: Operation) -> bool:
-    """This op, or the unregistered op xDSL parses from its printed form."""
-    if isinstance(op, UnregisteredOp):
-        return op.op_name.data == DynamicSharedMemoryOp.name and len(op.results) == 1
-    return isinstance(op, DynamicSharedMemoryOp)

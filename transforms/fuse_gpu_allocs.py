@@ -37,6 +37,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport, format_report
+from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import (
     BLOCK_UNIFORM_OPS,
     THREAD_ID_OPS,
@@ -145,6 +146,7 @@ class FuseGpuAllocsPass(ModulePass):
                 f"fuse-gpu-allocs: option alignment must be a positive power of two, "
                 f"got {self.alignment}"
             )
+        print_fuse_remarks(op)  # what the pass leaves alone, never silently
         reports = fuse_module(op, self)
         if self.report:
             print(format_report(reports), file=sys.stderr)
