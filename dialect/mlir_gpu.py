@@ -204,6 +204,14 @@ def _parse_values(cls: type[_Op], parser: Parser) -> _Op:
     return cls.create(operands=operands, attributes=attr_dict(parser))
 
 
+def _parse_typed_operand(cls: type[_Op], parser: Parser) -> _Op:
+    """`gpu.host_register %m : memref<*xf32>`"""
+    value = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    operand = parser.resolve_operand(value, parser.parse_type())
+    return cls.create(operands=[operand], attributes=attr_dict(parser))
+
+
 def _parse_wait(cls: type[_Op], parser: Parser) -> _Op:
     is_async, deps = parse_async(parser)
     token = [gpu.AsyncTokenType()] if is_async else []
@@ -288,6 +296,8 @@ SubgroupIdOp = _with_syntax(gpu.SubgroupIdOp, _parse_index_op)
 NumSubgroupsOp = _with_syntax(gpu.NumSubgroupsOp, _parse_index_op)
 SubgroupSizeOp = _with_syntax(gpu.SubgroupSizeOp, _parse_index_op)
 BarrierOp = _with_syntax(gpu.BarrierOp, _parse_nullary)
+HostRegisterOp = _with_syntax(gpu.HostRegisterOp, _parse_typed_operand)
+HostUnregisterOp = _with_syntax(gpu.HostUnregisterOp, _parse_typed_operand)
 TerminatorOp = _with_syntax(gpu.TerminatorOp, _parse_nullary)
 ReturnOp = _with_syntax(gpu.ReturnOp, _parse_values)
 YieldOp = _with_syntax(gpu.YieldOp, _parse_values)
@@ -306,7 +316,15 @@ class DynamicSharedMemoryOp(IRDLOperation):
 
     memref = result_def(MemRefType)
 
-    assembly_format = "attr-dict `:` type($memref)"
+    @classmethod
+    def parse(cls, parser: Parser) -> DynamicSharedMemoryOp:
+        """`attr-dict : type`; printed in generic form like the other `gpu` ops, so that
+        stock `xdsl-opt --allow-unregistered-dialect` reads it too."""
+        attributes = attr_dict(parser)
+        parser.parse_punctuation(":")
+        op = cls(parser.parse_type())
+        op.attributes.update(attributes)
+        return op
 
     def __init__(self, result_type: Attribute | None = None):
         from xdsl.dialects.builtin import DYNAMIC_INDEX, i8
@@ -343,6 +361,8 @@ SIMPLE_OPS: tuple[type[Operation], ...] = (
     NumSubgroupsOp,
     SubgroupSizeOp,
     BarrierOp,
+    HostRegisterOp,
+    HostUnregisterOp,
     TerminatorOp,
     ReturnOp,
     YieldOp,

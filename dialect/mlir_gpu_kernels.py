@@ -76,12 +76,18 @@ def _parse_func_argument(parser: Parser) -> tuple[Parser.Argument, DictionaryAtt
     return argument, DictionaryAttr(attrs)
 
 
-def _parse_attributions(parser: Parser, keyword: str) -> list[Parser.Argument]:
+def _parse_attributions(
+    parser: Parser, keyword: str, attributes: dict[str, Attribute]
+) -> list[Parser.Argument]:
+    """`workgroup(%a : type {attrs}?, ...)`; attributes go to `<keyword>_attrib_attrs`."""
     if parser.parse_optional_keyword(keyword) is None:
         return []
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parser.parse_argument()
+    parsed = parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN, lambda: _parse_func_argument(parser)
     )
+    if any(attrs.data for _, attrs in parsed):
+        attributes[f"{keyword}_attrib_attrs"] = ArrayAttr(attrs for _, attrs in parsed)
+    return [argument for argument, _ in parsed]
 
 
 def _parse_results(parser: Parser) -> list[Attribute]:
@@ -128,14 +134,15 @@ class FuncOp(gpu.FuncOp):
             parser.Delimiter.PAREN, lambda: _parse_func_argument(parser)
         )
         results = _parse_results(parser)
-        workgroup = _parse_attributions(parser, "workgroup")
-        private = _parse_attributions(parser, "private")
+        attribution_attrs: dict[str, Attribute] = {}
+        workgroup = _parse_attributions(parser, "workgroup", attribution_attrs)
+        private = _parse_attributions(parser, "private", attribution_attrs)
         props: dict[str, Attribute] = {
             "function_type": FunctionType.from_lists([a.type for a, _ in arguments], results)
         }
         if parser.parse_optional_keyword("kernel") is not None:
             props["kernel"] = UnitAttr()
-        attributes = attr_dict(parser, keyword=True)
+        attributes = attr_dict(parser, keyword=True) | attribution_attrs
         if any(attrs.data for _, attrs in arguments):
             attributes["arg_attrs"] = ArrayAttr(attrs for _, attrs in arguments)
         attributes["sym_name"] = name

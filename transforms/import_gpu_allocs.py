@@ -40,13 +40,15 @@ from gpu_alloc.transforms.gpu_buffers import (
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     NoneAttr,
     UnitAttr,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -160,6 +162,7 @@ class _RegionImporter:
         count = func_op.attributes.get("workgroup_attributions")
         n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
         kept_workgroup = n_workgroup
+        attrs = _AttributionAttrs(func_op, n_workgroup)
         for index, arg in reversed(list(enumerate(self.entry.args[n_inputs:]))):
             space = buffer_space(arg.type)
             kind = "workgroup" if index < n_workgroup else "private"
@@ -171,18 +174,60 @@ class _RegionImporter:
                 self.remark(what, f"its storage is {escape.describe()}")
                 continue
             assert isinstance(arg.type, MemRefType)
-            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type)
+            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), attrs.align(index))
+            attrs.drop(index)
             alloc.memref.name_hint = arg.name_hint
             Rewriter.insert_op(alloc, InsertPoint.at_start(self.entry))
             arg.replace_all_uses_with(alloc.memref)
             self.entry.erase_arg(arg)
             if index < n_workgroup:
                 kept_workgroup -= 1
+        attrs.store()
         if n_workgroup:
             if kept_workgroup:
                 func_op.attributes["workgroup_attributions"] = IntegerAttr(kept_workgroup, 64)
             else:
                 del func_op.attributes["workgroup_attributions"]
+
+
+class _AttributionAttrs:
+    """A `gpu.func`'s per-attribution attribute dictionaries (`llvm.align`), in step
+    with the attributions the importer removes."""
+
+    KEYS = ("workgroup_attrib_attrs", "private_attrib_attrs")
+
+    def __init__(self, func_op: gpu.FuncOp, n_workgroup: int):
+        self.func_op = func_op
+        self.n_workgroup = n_workgroup
+        self.lists: list[list[Attribute] | None] = []
+        for key in self.KEYS:
+            value = func_op.attributes.get(key)
+            self.lists.append(list(value.data) if isinstance(value, ArrayAttr) else None)
+
+    def _where(self, index: int) -> tuple[int, int]:
+        return (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
+
+    def align(self, index: int) -> int | None:
+        which, position = self._where(index)
+        entries = self.lists[which]
+        entry = entries[position] if entries is not None and position < len(entries) else None
+        align = entry.data.get("llvm.align") if isinstance(entry, DictionaryAttr) else None
+        return align.value.data if isinstance(align, IntegerAttr) else None
+
+    def drop(self, index: int) -> None:
+        which, position = self._where(index)
+        entries = self.lists[which]
+        if entries is not None and position < len(entries):
+            del entries[position]
+
+    def store(self) -> None:
+        for key, entries in zip(self.KEYS, self.lists, strict=True):
+            if entries is None:
+                continue
+            if any(isinstance(e, DictionaryAttr) and e.data for e in entries):
+                self.func_op.attributes[key] = ArrayAttr(entries)
+            else:
+                del self.func_op.attributes[key]
 
 
 def _own_deallocs(value: SSAValue) -> None:
