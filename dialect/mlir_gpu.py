@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -117,7 +118,7 @@ def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
     is_async = parser.parse_optional_keyword("async") is not None
     deps = parser.parse_optional_comma_separated_list(
         parser.Delimiter.SQUARE,
-        lambda: parser.parse_operand(),
+        lambda: parser.parse_operand(gpu.AsyncTokenType()),
     )
     return is_async, list(deps or [])
 
@@ -194,8 +195,29 @@ def _parse_index_op(cls: type[_Op], parser: Parser) -> _Op:
 
 
 def _parse_nullary(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.barrier`, `gpu.terminator`: an attribute dictionary at most."""
+    """`gpu.terminator`: an attribute dictionary at most."""
     return cls.create(attributes=attr_dict(parser))
+
+
+def _parse_barrier(cls: type[_Op], parser: Parser) -> _Op:
+    """`gpu.barrier (memfence [#gpu.address_space<...>, ...])?`
+
+    Passes take every `gpu.barrier` to order workgroup memory, so a barrier whose fence
+    list leaves workgroup memory out is refused rather than misread. The list is kept as
+    MLIR's inherent `address_spaces` attribute."""
+    attributes: dict[str, Attribute] = {}
+    if parser.parse_optional_keyword("memfence") is not None:
+        pos = parser.pos
+        spaces = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_attribute)
+        if WORKGROUP not in spaces:
+            parser.raise_error(
+                "a gpu.barrier that does not fence workgroup memory is not supported",
+                pos,
+                parser.pos,
+            )
+        attributes["address_spaces"] = ArrayAttr(spaces)
+    attributes.update(attr_dict(parser))
+    return cls.create(attributes=attributes)
 
 
 def _parse_values(cls: type[_Op], parser: Parser) -> _Op:
@@ -222,10 +244,10 @@ def _parse_alloc(cls: type[_Op], parser: Parser) -> _Op:
     """`gpu.alloc async? [deps]? (%dyn, ...) ([%sym, ...])? host_shared? : type`"""
     is_async, deps = parse_async(parser)
     sizes = parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parser.parse_operand()
+        parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
     )
     symbols = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand()
+        parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
     )
     props: dict[str, Attribute] = {}
     if parser.parse_optional_keyword("host_shared") is not None:
@@ -295,7 +317,7 @@ LaneIdOp = _with_syntax(gpu.LaneIdOp, _parse_index_op)
 SubgroupIdOp = _with_syntax(gpu.SubgroupIdOp, _parse_index_op)
 NumSubgroupsOp = _with_syntax(gpu.NumSubgroupsOp, _parse_index_op)
 SubgroupSizeOp = _with_syntax(gpu.SubgroupSizeOp, _parse_index_op)
-BarrierOp = _with_syntax(gpu.BarrierOp, _parse_nullary)
+BarrierOp = _with_syntax(gpu.BarrierOp, _parse_barrier)
 HostRegisterOp = _with_syntax(gpu.HostRegisterOp, _parse_typed_operand)
 HostUnregisterOp = _with_syntax(gpu.HostUnregisterOp, _parse_typed_operand)
 TerminatorOp = _with_syntax(gpu.TerminatorOp, _parse_nullary)

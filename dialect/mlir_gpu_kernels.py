@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     SymbolRefAttr,
     UnitAttr,
+    i32,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
@@ -200,7 +201,7 @@ def _parse_size_assignments(
     def assignment() -> tuple[Parser.Argument, SSAValue]:
         argument = parser.parse_argument(expect_type=False).resolve(index)
         parser.parse_punctuation("=")
-        return argument, parser.parse_operand()
+        return argument, parser.parse_operand(index)
 
     pairs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, assignment)
     if len(ids) != 3 or len(pairs) != 3:
@@ -221,7 +222,7 @@ class LaunchOp(gpu.LaunchOp):
         thread_ids, block_args, block = _parse_size_assignments(parser, "threads")
         dynamic: list[SSAValue] = []
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            dynamic = [parser.parse_operand()]
+            dynamic = [parser.parse_operand(i32)]
         for keyword in ("module", "function", "workgroup", "private"):
             if parser.parse_optional_keyword(keyword) is not None:
                 parser.raise_error(f"gpu.launch with '{keyword}' is not supported")
@@ -280,7 +281,7 @@ class LaunchFuncOp(gpu.LaunchFuncOp):
         sizes = [parser.resolve_operand(s, size_type) for s in (*grid, *block)]
         dynamic: list[SSAValue] = []
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            dynamic = [parser.parse_operand()]
+            dynamic = [parser.parse_operand(i32)]
         arguments = _parse_kernel_arguments(parser)
         op = cls.create(
             operands=[*deps, *sizes, *dynamic, *arguments],

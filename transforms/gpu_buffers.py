@@ -170,6 +170,9 @@ def escape_of(value: SSAValue) -> Escape | None:
 # ------------------------------------------------------------------- unowned memory
 
 
+DYNAMIC_SHARED = "gpu.dynamic_shared_memory"
+
+
 def unowned_workgroup_memory(op: Operation) -> list[str]:
     """The workgroup buffers in `op`'s body that are not `gpu_alloc` allocations, as
     `what 'name'` phrases: what `fuse-gpu-allocs` would otherwise silently ignore."""
@@ -186,7 +189,7 @@ def unowned_workgroup_memory(op: Operation) -> list[str]:
         elif isinstance(inner, memref.GetGlobalOp) and buffer_space(inner.memref.type) == 3:
             found.append(f"memref.get_global {inner.name_.string_value()}")
         elif is_dynamic_shared_memory(inner):
-            found.append("gpu.dynamic_shared_memory")
+            found.append(DYNAMIC_SHARED)
     return found
 
 
@@ -202,11 +205,14 @@ def fuse_remarks(module: ModuleOp) -> list[str]:
         remarks.append("no kernel (gpu.func with 'kernel') in the module: nothing to fuse")
     for op, _ in regions:
         where = region_name(op)
-        if unowned := unowned_workgroup_memory(op):
+        unowned = unowned_workgroup_memory(op)
+        if importable := [u for u in unowned if u != DYNAMIC_SHARED]:
             remarks.append(
                 f"'{where}' has workgroup memory that fuse-gpu-allocs does not own and "
-                f"leaves as it is ({', '.join(unowned)}); run import-gpu-allocs first"
+                f"leaves as it is ({', '.join(importable)}); run import-gpu-allocs first"
             )
+        if DYNAMIC_SHARED in unowned:
+            remarks.append(f"'{where}' lays out {DYNAMIC_SHARED} itself; those bytes are not fused")
         if not is_kernel(op) and not isinstance(op, gpu.FuncOp):
             if any(isinstance(o, AllocOp) for o in op.walk()):
                 remarks.append(
