@@ -19,7 +19,7 @@ makes a context use it instead of xDSL's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from xdsl.dialects import gpu
@@ -153,19 +153,31 @@ def _with_syntax(
     """`base` with MLIR's custom syntax `parse`.
 
     xDSL cannot re-define a subclass of a defined op, so this is a plain subclass: it
-    keeps `base`'s definition, accessors and generic printing, and is a `base`. With
-    `fixed_operands`, the op's async dependencies and then that many operands: MLIR's
-    generic form has no `operandSegmentSizes` for it, which xDSL requires."""
+    keeps `base`'s definition, accessors and generic printing, and is a `base`. MLIR's
+    generic form may carry properties xDSL does not define (`upper_bound`,
+    `address_spaces`): they move to the attribute dictionary, where MLIR reads them back.
+    With `fixed_operands`, the op's async dependencies and then that many operands:
+    MLIR's generic form has no `operandSegmentSizes` for it, which xDSL requires."""
     namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
-    if fixed_operands is not None:
-        namespace["create"] = classmethod(_segment_filling_create(fixed_operands))
+    namespace["create"] = classmethod(_mlir_generic_create(base, fixed_operands))
     return type(base.__name__, (base,), namespace)
 
 
-def _segment_filling_create(fixed: int) -> Callable[..., Any]:
-    def create(cls: type[Operation], **kwargs: Any) -> Operation:
-        op = super(cls, cls).create(**kwargs)  # pyright: ignore
-        if "operandSegmentSizes" not in op.attributes:
+def _mlir_generic_create(base: type[IRDLOperation], fixed: int | None) -> Callable[..., Any]:
+    defined = base.get_irdl_definition().properties
+
+    def create(
+        cls: type[Operation],
+        *,
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **kwargs: Any,
+    ) -> Operation:
+        extra = {k: v for k, v in properties.items() if k not in defined}
+        properties = {k: v for k, v in properties.items() if k in defined}
+        attributes = {**attributes, **extra}
+        op = super(cls, cls).create(properties=properties, attributes=attributes, **kwargs)  # pyright: ignore
+        if fixed is not None and "operandSegmentSizes" not in op.attributes:
             set_segments(op, [len(op.operands) - fixed, *[1] * fixed], as_property=False)
         return op
 

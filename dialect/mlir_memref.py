@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import StringAttr, UnitAttr
+from xdsl.dialects.builtin import MemRefType, StringAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
 
@@ -39,7 +39,13 @@ class GlobalOp(memref.GlobalOp):
         props["type"] = parser.parse_type()
         props["initial_value"] = UnitAttr()
         if parser.parse_optional_punctuation("=") is not None:
-            if parser.parse_optional_keyword("uninitialized") is None:
+            if parser.parse_optional_keyword("dense") is not None:
+                # MLIR omits the literal's type: the memref's shape as a tensor
+                memref_type = props["type"]
+                assert isinstance(memref_type, MemRefType)
+                tensor = TensorType(memref_type.element_type, memref_type.get_shape())
+                props["initial_value"] = parser.parse_dense_int_or_fp_elements_attr(tensor)  # pyright: ignore[reportArgumentType]
+            elif parser.parse_optional_keyword("uninitialized") is None:
                 props["initial_value"] = parser.parse_attribute()
         attributes = parser.parse_optional_attr_dict()
         if "alignment" in attributes:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.toolchain import ToolchainError
 from xdsl.context import Context
@@ -73,6 +74,8 @@ def emit_ptx(
     each after a `// gpu.module @name` line.
     """
     modules = emit_ptx_modules(module, chip, ptx_version, backend)
+    if not modules:
+        raise GpuAllocPassError("nothing to emit as PTX: the module has no gpu.module")
     if len(modules) == 1:
         return next(iter(modules.values()))
     return "".join(f"// gpu.module @{name}\n{ptx}" for name, ptx in modules.items())
@@ -94,6 +97,6 @@ class PtxTarget(Target):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         try:
             output.write(emit_ptx(module, self.chip, self.ptx_version, self.backend))
-        except ToolchainError as error:
+        except (ToolchainError, GpuAllocPassError) as error:
             print(f"error: {error}", file=sys.stderr)
             raise SystemExit(1) from None

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
 from gpu_alloc.transforms.kernel_ir import VIEW_OPS
 from xdsl.dialects import func, gpu, memref
@@ -107,9 +108,13 @@ def block_level_regions(module: ModuleOp) -> Iterator[tuple[Operation, Region]]:
 
 
 def _allocates_workgroup_memory(func_op: func.FuncOp) -> bool:
-    """Whether `func_op` itself (not a `gpu.launch` in it) allocates workgroup memory."""
+    """Whether `func_op` itself (not a `gpu.launch` in it) allocates workgroup memory,
+    as a `memref` or an imported `gpu_alloc` allocation."""
     for op in func_op.walk():
-        if isinstance(op, memref.AllocOp | memref.AllocaOp) and buffer_space(op.memref.type) == 3:
+        if (
+            isinstance(op, memref.AllocOp | memref.AllocaOp | AllocOp)
+            and buffer_space(op.memref.type) == 3
+        ):
             parent = op.parent_op()
             while parent is not func_op and not isinstance(parent, gpu.LaunchOp):
                 assert parent is not None
@@ -196,7 +201,6 @@ def unowned_workgroup_memory(op: Operation) -> list[str]:
 def fuse_remarks(module: ModuleOp) -> list[str]:
     """What `fuse-gpu-allocs` says it leaves alone: a module without kernels, workgroup
     memory that is not a `gpu_alloc` allocation, and block-level code outside kernels."""
-    from gpu_alloc.dialect import AllocOp
     from gpu_alloc.transforms.kernel_ir import is_kernel
 
     remarks: list[str] = []
