@@ -152,8 +152,8 @@ def _with_syntax(
 ) -> type[_Op]:
     """`base` with MLIR's custom syntax `parse`.
 
-    xDSL cannot re-define a subclass of a defined op, so this is a plain subclass: it
-    keeps `base`'s definition, accessors and generic printing, and is a `base`. MLIR's
+    xDSL cannot re-define a subclass of a defined op, so this is a plain subclass that
+    only parses: the ops it makes are instances of `base` itself. MLIR's
     generic form may carry properties xDSL does not define (`upper_bound`,
     `address_spaces`): they move to the attribute dictionary, where MLIR reads them back.
     With `fixed_operands`, the op's async dependencies and then that many operands:
@@ -167,7 +167,7 @@ def _mlir_generic_create(base: type[IRDLOperation], fixed: int | None) -> Callab
     defined = base.get_irdl_definition().properties
 
     def create(
-        cls: type[Operation],
+        cls: type[Operation],  # noqa: ARG001 (the subclass only parses)
         *,
         properties: Mapping[str, Attribute] = {},
         attributes: Mapping[str, Attribute] = {},
@@ -176,7 +176,8 @@ def _mlir_generic_create(base: type[IRDLOperation], fixed: int | None) -> Callab
         extra = {k: v for k, v in properties.items() if k not in defined}
         properties = {k: v for k, v in properties.items() if k in defined}
         attributes = {**attributes, **extra}
-        op = super(cls, cls).create(properties=properties, attributes=attributes, **kwargs)  # pyright: ignore
+        # an instance of xDSL's own class: passes and backends see the op they know
+        op = base.create(properties=properties, attributes=attributes, **kwargs)
         if fixed is not None and "operandSegmentSizes" not in op.attributes:
             set_segments(op, [len(op.operands) - fixed, *[1] * fixed], as_property=False)
         return op

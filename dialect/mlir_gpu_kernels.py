@@ -38,10 +38,13 @@ from xdsl.utils.exceptions import VerifyException
 
 
 class ModuleOp(gpu.ModuleOp):
-    """`gpu.module @name ([targets])? (attributes {...})? { ... }`"""
+    """`gpu.module @name ([targets])? (attributes {...})? { ... }`
+
+    Like `LaunchOp` and `LaunchFuncOp`, a plain subclass that only parses: the ops it
+    makes are xDSL's own. `FuncOp` alone makes instances of itself, for its verifier."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> ModuleOp:
+    def parse(cls, parser: Parser) -> gpu.ModuleOp:
         name = parser.parse_symbol_name()
         props: dict[str, Attribute] = {"sym_name": name}
         targets = parser.parse_optional_comma_separated_list(
@@ -53,7 +56,7 @@ class ModuleOp(gpu.ModuleOp):
         region = parser.parse_region()
         if not region.blocks:
             region.add_block(Block())
-        return cls.create(properties=props, attributes=attributes, regions=[region])
+        return gpu.ModuleOp.create(properties=props, attributes=attributes, regions=[region])
 
 
 KERNEL_ATTRIBUTE = "gpu.kernel"
@@ -214,7 +217,7 @@ class LaunchOp(gpu.LaunchOp):
     (dynamic_shared_memory_size %s)? (attributes {...})? { ... }`"""
 
     @classmethod
-    def parse(cls, parser: Parser) -> LaunchOp:
+    def parse(cls, parser: Parser) -> gpu.LaunchOp:
         is_async, deps = parse_async(parser)
         if parser.parse_optional_keyword("clusters") is not None:
             parser.raise_error("gpu.launch with clusters is not supported")
@@ -228,7 +231,7 @@ class LaunchOp(gpu.LaunchOp):
                 parser.raise_error(f"gpu.launch with '{keyword}' is not supported")
         attributes = attr_dict(parser, keyword=True)
         region = parser.parse_region([*block_ids, *thread_ids, *grid_args, *block_args])
-        op = cls.create(
+        op = gpu.LaunchOp.create(
             operands=[*deps, *grid, *block, *dynamic],
             result_types=[gpu.AsyncTokenType()] if is_async else [],
             attributes=attributes,
@@ -266,7 +269,7 @@ class LaunchFuncOp(gpu.LaunchFuncOp):
     (: type)? (dynamic_shared_memory_size %s)? (args(%a : t, ...))? attr-dict`"""
 
     @classmethod
-    def parse(cls, parser: Parser) -> LaunchFuncOp:
+    def parse(cls, parser: Parser) -> gpu.LaunchFuncOp:
         is_async, deps = parse_async(parser)
         kernel = parser.parse_attribute()
         if not isinstance(kernel, SymbolRefAttr):
@@ -283,7 +286,7 @@ class LaunchFuncOp(gpu.LaunchFuncOp):
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
             dynamic = [parser.parse_operand(i32)]
         arguments = _parse_kernel_arguments(parser)
-        op = cls.create(
+        op = gpu.LaunchFuncOp.create(
             operands=[*deps, *sizes, *dynamic, *arguments],
             result_types=[gpu.AsyncTokenType()] if is_async else [],
             properties={"kernel": kernel},

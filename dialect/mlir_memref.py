@@ -29,7 +29,7 @@ class GlobalOp(memref.GlobalOp):
     re-define a defined op, and the generic form is xDSL's."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> GlobalOp:
+    def parse(cls, parser: Parser) -> memref.GlobalOp:
         visibility = parser.parse_optional_str_literal() or "public"
         props: dict[str, Attribute] = {"sym_visibility": StringAttr(visibility)}
         if parser.parse_optional_keyword("constant") is not None:
@@ -53,13 +53,13 @@ class GlobalOp(memref.GlobalOp):
         return cls.create(properties=props, attributes=attributes)
 
     @classmethod
-    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs: Any) -> GlobalOp:
+    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs: Any) -> memref.GlobalOp:
         """MLIR's generic form omits `initial_value` of a declaration and the visibility of
         a public global; xDSL requires both."""
         properties = dict(properties)
         properties.setdefault("initial_value", UnitAttr())
         properties.setdefault("sym_visibility", StringAttr("public"))
-        return super().create(properties=properties, **kwargs)
+        return memref.GlobalOp.create(properties=properties, **kwargs)  # xDSL's own op
 
 
 def _parse_cast(cls: type[_Op], parser: Parser) -> _Op:
@@ -91,8 +91,10 @@ def _parse_copy(cls: type[_Op], parser: Parser) -> _Op:
 
 
 def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> type[_Op]:
-    """`base` with MLIR's custom syntax `parse` (a plain subclass, as `GlobalOp`)."""
+    """`base` with MLIR's custom syntax `parse`: a plain subclass that only parses, as
+    `GlobalOp`; the ops it makes are xDSL's own."""
     namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
+    namespace["create"] = classmethod(lambda cls, **kwargs: base.create(**kwargs))
     return type(base.__name__, (base,), namespace)
 
 
