@@ -101,8 +101,9 @@ class MlirNameParser(Parser):
     bare (custom-form) op name only; a quoted (generic-form) name is always complete."""
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
-        before = self.lexer.input.content[: self._current_token.span.start].rstrip()
-        quoted = before.endswith(b'"' if isinstance(before, bytes) else '"')
+        content = self.lexer.input.content
+        before = content[: self._current_token.span.start].rstrip()
+        quoted = before[-1:] in ('"', b'"')  # the input is str or bytes
         if not quoted:
             return super()._get_op_by_name(name)
         if op_type := self.ctx.get_optional_op(name):
@@ -160,7 +161,7 @@ def _with_syntax(
     MLIR's generic form has no `operandSegmentSizes` for it, which xDSL requires."""
     namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
     namespace["create"] = classmethod(_mlir_generic_create(base, fixed_operands))
-    return type(base.__name__, (base,), namespace)
+    return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
 
 
 def _mlir_generic_create(base: type[IRDLOperation], fixed: int | None) -> Callable[..., Any]:

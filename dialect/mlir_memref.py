@@ -95,7 +95,7 @@ def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> 
     `GlobalOp`; the ops it makes are xDSL's own."""
     namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
     namespace["create"] = classmethod(lambda cls, **kwargs: base.create(**kwargs))
-    return type(base.__name__, (base,), namespace)
+    return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
 
 
 CastOp = _with_syntax(memref.CastOp, _parse_cast)
