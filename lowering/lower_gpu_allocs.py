@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
+from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from xdsl.context import Context
@@ -219,6 +219,12 @@ class _KernelLowering:
                 f"kernel '{self.kernel_name}' has more than one dynamic shared allocation "
                 f"('{alloc.alloc_name.data}' among them): run fuse-gpu-allocs first, so "
                 "that one backing holds all dynamic shared memory",
+                alloc,
+            )
+        if any(is_dynamic_shared_memory(o) for o in self.func.walk()):
+            raise GpuAllocPassError(
+                f"kernel '{self.kernel_name}' lays out gpu.dynamic_shared_memory itself, so "
+                f"'{alloc.alloc_name.data}' cannot be placed in it too",
                 alloc,
             )
         size_ops, byte_size = _byte_size_value(alloc, memref_type)
