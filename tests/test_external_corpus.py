@@ -14,7 +14,10 @@ import pytest
 
 OK = "ok"
 FUNC_FUNC = "'gpu_alloc.alloc' outside a gpu.func inside a gpu.module cannot be lowered"
-"""IREE's workgroup-level code is a `func.func`: imported, not fused, and not lowered."""
+"""IREE's workgroup-level code is a `func.func`: imported and fused, but not lowered."""
+OVER_LIMIT = "needs 65536 bytes of shared memory, over the limit of 49152"
+"""Four 16 KiB buffers with no barrier between their uses: IREE inserts barriers to reuse
+bytes, fuse-gpu-allocs does not (yet), so the kernel does not fit."""
 SCF_FOR = "'(' expected"
 """xDSL 0.75's `scf.for` needs its result types in parentheses (MLIR allows one bare)."""
 VECTOR_PRINT = "Operation vector.print does not have a custom format."
@@ -23,7 +26,7 @@ VECTOR_PRINT = "Operation vector.print does not have a custom format."
 EXPECTED: dict[str, list[str]] = {
     "iree/gpu_reuse_shared_memory_allocs.mlir": [FUNC_FUNC] * 7,
     "iree/pack_shared_memory_alloc.mlir": [FUNC_FUNC],
-    "iree/reuse_shared_memory_allocs.mlir": [FUNC_FUNC, FUNC_FUNC, SCF_FOR, SCF_FOR],
+    "iree/reuse_shared_memory_allocs.mlir": [OVER_LIMIT, OVER_LIMIT, SCF_FOR, SCF_FOR],
     "llvm/dynamic-shared-memory.mlir": [OK],
     "llvm/gpu-to-cubin.mlir": [VECTOR_PRINT],
     "llvm/memory-attrbution.mlir": [OK] * 5,
@@ -40,7 +43,10 @@ def test_every_corpus_file_has_a_recorded_outcome():
 @pytest.mark.parametrize("file", sorted(EXPECTED))
 def test_corpus_file_goes_through_or_is_refused_as_recorded(file: str):
     results = corpus.run_file(file)
-    assert [r.output is not None and OK or r.error for r in results] == EXPECTED[file]
+    outcomes = [OK if r.output is not None else r.error or "" for r in results]
+    assert len(outcomes) == len(EXPECTED[file])
+    for outcome, expected in zip(outcomes, EXPECTED[file], strict=True):
+        assert outcome == OK if expected == OK else expected in outcome
     outputs = [r.output for r in results if r.output is not None]
     for output in outputs:
         assert "gpu_alloc." not in output.replace("gpu_alloc.heap_bytes_per_block", "")

@@ -37,14 +37,13 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport, format_report
-from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
+from gpu_alloc.transforms.gpu_buffers import Kernel, fusable_kernels, print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import (
     BLOCK_UNIFORM_OPS,
     THREAD_ID_OPS,
     ThreadDependence,
     enclosing_ops,
     kernel_name,
-    kernels,
     next_power_of_two,
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
@@ -159,11 +158,11 @@ def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelRepo
         for o in module.walk()
         if isinstance(o, AllocOp | AliasOp)
     }
-    return [_KernelFuser(options, kernel, used_names).run() for kernel in list(kernels(module))]
+    return [_KernelFuser(options, k, used_names).run() for k in list(fusable_kernels(module))]
 
 
 class _KernelFuser:
-    def __init__(self, options: FuseGpuAllocsPass, kernel: gpu.FuncOp, used_names: set[str]):
+    def __init__(self, options: FuseGpuAllocsPass, kernel: Kernel, used_names: set[str]):
         self.options = options
         self.kernel = kernel
         self.entry = kernel.body.blocks[0]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
-from gpu_alloc.transforms.kernel_ir import VIEW_OPS
+from gpu_alloc.transforms.kernel_ir import VIEW_OPS, is_kernel
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
     FunctionType,
@@ -124,6 +124,22 @@ def _allocates_workgroup_memory(func_op: func.FuncOp) -> bool:
     return False
 
 
+Kernel = gpu.FuncOp | func.FuncOp
+"""Code `fuse-gpu-allocs` fuses: a `gpu.func` kernel, or a workgroup-level `func.func`."""
+
+
+def fusable_kernels(module: ModuleOp) -> Iterator[Kernel]:
+    """What `fuse-gpu-allocs` fuses, each once: every `gpu.func` kernel, and every
+    `func.func` that allocates workgroup memory itself (IREE's workgroup-level code, which
+    runs once per thread like a kernel). `gpu.launch` bodies are not fused yet: their
+    thread ids are block arguments, which the thread-dependence analysis takes for
+    uniform values."""
+    for op in module.walk():
+        if is_kernel(op) or (isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op)):
+            assert isinstance(op, gpu.FuncOp | func.FuncOp)
+            yield op
+
+
 def region_name(op: Operation) -> str:
     """How remarks name a block-level region: its symbol, or `gpu.launch in @f`."""
     if isinstance(op, gpu.FuncOp | func.FuncOp):
@@ -201,12 +217,13 @@ def unowned_workgroup_memory(op: Operation) -> list[str]:
 def fuse_remarks(module: ModuleOp) -> list[str]:
     """What `fuse-gpu-allocs` says it leaves alone: a module without kernels, workgroup
     memory that is not a `gpu_alloc` allocation, and block-level code outside kernels."""
-    from gpu_alloc.transforms.kernel_ir import is_kernel
-
     remarks: list[str] = []
     regions = list(block_level_regions(module))
-    if not any(is_kernel(op) for op, _ in regions):
-        remarks.append("no kernel (gpu.func with 'kernel') in the module: nothing to fuse")
+    if next(fusable_kernels(module), None) is None:
+        remarks.append(
+            "no kernel (gpu.func with 'kernel', or func.func allocating workgroup memory) "
+            "in the module: nothing to fuse"
+        )
     for op, _ in regions:
         where = region_name(op)
         unowned = unowned_workgroup_memory(op)
@@ -217,12 +234,11 @@ def fuse_remarks(module: ModuleOp) -> list[str]:
             )
         if DYNAMIC_SHARED in unowned:
             remarks.append(f"'{where}' lays out {DYNAMIC_SHARED} itself; those bytes are not fused")
-        if not is_kernel(op) and not isinstance(op, gpu.FuncOp):
-            if any(isinstance(o, AllocOp) for o in op.walk()):
-                remarks.append(
-                    f"'{where}' is not a gpu.func kernel: its gpu_alloc allocations are not "
-                    "fused (outline it first, e.g. mlir-opt --gpu-kernel-outlining)"
-                )
+        if isinstance(op, gpu.LaunchOp) and any(isinstance(o, AllocOp) for o in op.walk()):
+            remarks.append(
+                f"'{where}' is a gpu.launch body: its gpu_alloc allocations are not fused "
+                "(outline it into a kernel first: mlir-opt --gpu-kernel-outlining)"
+            )
     return remarks
 
 

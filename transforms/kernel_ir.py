@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects import func, gpu, memref, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
@@ -49,7 +49,7 @@ def kernels(module: ModuleOp) -> Iterator[gpu.FuncOp]:
             yield op
 
 
-def kernel_name(kernel: gpu.FuncOp) -> str:
+def kernel_name(kernel: gpu.FuncOp | func.FuncOp) -> str:
     return kernel.sym_name.data
 
 
@@ -85,7 +85,7 @@ class ThreadDependence:
     block-uniform `scf.for` loops count as thread-dependent.
     """
 
-    def __init__(self, kernel: gpu.FuncOp):
+    def __init__(self, kernel: gpu.FuncOp | func.FuncOp):
         self._entry = kernel.body.blocks[0]
         self._cache: dict[SSAValue, bool] = {}
 

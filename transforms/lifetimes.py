@@ -28,7 +28,7 @@ from gpu_alloc.transforms.kernel_ir import (
     contains_barrier,
     memref_users,
 )
-from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects import func, gpu, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 KNOWN_ACCESS_OPS: tuple[type[Operation], ...] = (
@@ -85,7 +85,7 @@ class StageMap:
 
 
 class _StageWalker:
-    def __init__(self, kernel: gpu.FuncOp):
+    def __init__(self, kernel: gpu.FuncOp | func.FuncOp):
         self.kernel = kernel
         self.depends_on_thread = ThreadDependence(kernel)
         self.map = StageMap()
@@ -141,7 +141,7 @@ class _StageWalker:
         self.record_nested(op)
 
 
-def stage_map(kernel: gpu.FuncOp) -> StageMap:
+def stage_map(kernel: gpu.FuncOp | func.FuncOp) -> StageMap:
     """Number the barrier stages of `kernel`."""
     walker = _StageWalker(kernel)
     blocks = kernel.body.blocks
