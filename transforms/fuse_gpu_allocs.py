@@ -48,6 +48,7 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
+from gpu_alloc.transforms.reuse_barriers import insert_reuse_barriers
 from gpu_alloc.transforms.trip_bounds import is_non_decreasing, value_at_last_trip
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, scf
@@ -139,6 +140,9 @@ class FuseGpuAllocsPass(ModulePass):
     time_limit: float = DEFAULT_TIME_LIMIT
     """Seconds the packer may search per kernel and memory space."""
 
+    insert_barriers: str = "over-limit"
+    """`never`, `over-limit` or `always`: add barriers that let Funcs share bytes."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.alignment <= 0 or self.alignment & (self.alignment - 1):
             raise GpuAllocPassError(
@@ -146,6 +150,7 @@ class FuseGpuAllocsPass(ModulePass):
                 f"got {self.alignment}"
             )
         print_fuse_remarks(op)  # what the pass leaves alone, never silently
+        insert_reuse_barriers(op, self, fuse_module)
         reports = fuse_module(op, self)
         if self.report:
             print(format_report(reports), file=sys.stderr)

@@ -87,7 +87,11 @@ def normalize_spaces(module: ModuleOp) -> None:
 def _cast_dynamic_shared_memory(op: Operation) -> None:
     result = op.results[0]
     new_type = normalized_type(result.type)
-    if new_type is result.type or not result.uses:
+    already_cast = all(
+        isinstance(use.operation, memref.MemorySpaceCastOp) and use.operation.dest.type == new_type
+        for use in result.uses
+    )
+    if new_type is result.type or already_cast:
         return
     cast = memref.MemorySpaceCastOp(result, new_type)  # pyright: ignore[reportArgumentType]
     Rewriter.insert_op(cast, InsertPoint.after(op))
