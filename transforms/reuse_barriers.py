@@ -10,7 +10,8 @@ module with each candidate barrier and keeps the best, one barrier at a time.
 Guarantees: only top-level positions of a kernel's entry block are used, never next to
 an existing barrier; every inserted barrier lowers the kernel's static shared backing
 (never one that saves nothing); `always` stops when no single barrier saves bytes,
-`over-limit` as soon as the kernel fits `max-shared-bytes` (or nothing helps); `never`
+`over-limit` as soon as the kernel fits `max-shared-bytes`, and inserts nothing when
+no set of barriers it finds makes the kernel fit (the limit error stays); `never`
 inserts nothing. Each inserted barrier is reported on stderr with the bytes it bought.
 """
 
@@ -116,6 +117,7 @@ class _Planner:
             return []
         current = self.shared_bytes(None)
         inserted: list[InsertedBarrier] = []
+        barriers: list[Operation] = []
         while current is not None and (limit is None or current > limit):
             scored = [
                 (b, gap) for gap in self.candidates() if (b := self.shared_bytes(gap)) is not None
@@ -125,11 +127,16 @@ class _Planner:
                 break
             bytes_after, gap = best
             after = list(self.kernel.body.blocks[0].ops)[gap]
-            Rewriter.insert_op(gpu.BarrierOp(), InsertPoint.after(after))
+            barriers.append(gpu.BarrierOp())
+            Rewriter.insert_op(barriers[-1], InsertPoint.after(after))
             inserted.append(
                 InsertedBarrier(self.kernel.sym_name.data, _describe(after), current, bytes_after)
             )
             current = bytes_after
+        if limit is not None and current is not None and current > limit:
+            for barrier in barriers:  # they do not make the kernel fit: fuse fails as before
+                Rewriter.erase_op(barrier)
+            return []
         return inserted
 
 
