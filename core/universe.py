@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
@@ -14,6 +15,36 @@ def _dialect() -> Dialect:
     from gpu_alloc.dialect import GpuAlloc
 
     return GpuAlloc
+
+
+def _mlir_gpu() -> Dialect:
+    from gpu_alloc.dialect.mlir_gpu_kernels import MLIR_GPU
+
+    return MLIR_GPU
+
+
+def _mlir_memref() -> Dialect:
+    from gpu_alloc.dialect.mlir_memref import MLIR_MEMREF
+
+    return MLIR_MEMREF
+
+
+MLIR_SYNTAX_DIALECTS: dict[str, Callable[[], Dialect]] = {"gpu": _mlir_gpu, "memref": _mlir_memref}
+"""xDSL dialects replaced by ones that also read MLIR's custom syntax (`gpu-alloc-opt`,
+`gpu-alloc-sim`); stock `xdsl-opt` keeps xDSL's built-in ones, which read generic form only."""
+
+
+def register_dialects(ctx: Context) -> None:
+    """Registers every dialect xDSL and its plugins know, with MLIR's `gpu` and `memref`
+    syntax (`MLIR_SYNTAX_DIALECTS`) in place of xDSL's."""
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, MLIR_SYNTAX_DIALECTS.get(name, factory))
+
+
+def _import() -> type[ModulePass]:
+    from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+
+    return ImportGpuAllocsPass
 
 
 def _fuse() -> type[ModulePass]:
@@ -65,6 +96,7 @@ def _ptx_target() -> type[Target]:
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "import-gpu-allocs": _import,
     "fuse-gpu-allocs": _fuse,
     "flatten-aliases": _flatten,
     "remove-dead-allocs": _remove_dead,

@@ -58,7 +58,7 @@ from gpu_alloc.dialect import (
     set_heap_bytes_per_block,
 )
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp
+from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.heap_slices import (
     HeapArgument,
     alignment_of,
@@ -214,6 +214,12 @@ class _KernelLowering:
                 f"kernel '{self.kernel_name}' has more than one dynamic shared allocation "
                 f"('{alloc.alloc_name.data}' among them): run fuse-gpu-allocs first, so "
                 "that one backing holds all dynamic shared memory",
+                alloc,
+            )
+        if any(is_dynamic_shared_memory(o) for o in self.func.walk()):
+            raise GpuAllocPassError(
+                f"kernel '{self.kernel_name}' lays out gpu.dynamic_shared_memory itself, so "
+                f"'{alloc.alloc_name.data}' cannot be placed in it too",
                 alloc,
             )
         size_ops, byte_size = byte_size_value(alloc, memref_type)

@@ -125,6 +125,8 @@ def emit_ptx(
     each after a `// gpu.module @name` line.
     """
     modules = emit_ptx_modules(module, chip, ptx_version, backend)
+    if not modules:
+        raise GpuAllocPassError("nothing to emit as PTX: the module has no gpu.module")
     if len(modules) == 1:
         return next(iter(modules.values()))
     return "".join(f"// gpu.module @{name}\n{ptx}" for name, ptx in modules.items())

@@ -6,25 +6,25 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from gpu_alloc.dialect.mlir_gpu import MlirNameParser
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass, fuse_module
 from gpu_alloc.transforms.fusion_report import format_report
+from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.universe import Universe
 
 
 def context() -> Context:
     ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+    register_dialects(ctx)  # MLIR's `gpu` syntax too (examples/mlir_transpose.mlir)
     return ctx
 
 
 def parse(ctx: Context, path: Path) -> ModuleOp:
-    return Parser(ctx, path.read_text(), str(path)).parse_module()
+    return MlirNameParser(ctx, path.read_text(), str(path)).parse_module()
 
 
 def banner(text: str) -> None:
@@ -34,7 +34,8 @@ def banner(text: str) -> None:
 def demo(path: Path) -> None:
     ctx = context()
     module = parse(ctx, path)
-    banner(f"{path.name}: fuse-gpu-allocs")
+    ImportGpuAllocsPass().apply(ctx, module)  # MLIR's buffers to gpu_alloc; else a no-op
+    banner(f"{path.name}: import-gpu-allocs, fuse-gpu-allocs")
     print(format_report(fuse_module(module, FuseGpuAllocsPass())))
     FlattenAliasesPass().apply(ctx, module)
     module.verify()

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gpu_alloc.dialect.mlir_gpu import MlirNameParser
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
 from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
@@ -27,16 +28,16 @@ from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT, TargetOptionError, c
 from gpu_alloc.lowering.toolchain import ToolchainError, have_mlir_opt
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass
-from xdsl.universe import Universe
 
 VARIANTS: dict[str, tuple[type[ModulePass], ...]] = {
-    "fused": (FuseGpuAllocsPass, FlattenAliasesPass, LowerGpuAllocsPass),
-    "unfused": (LowerGpuAllocsPass,),
+    "fused": (ImportGpuAllocsPass, FuseGpuAllocsPass, FlattenAliasesPass, LowerGpuAllocsPass),
+    "unfused": (ImportGpuAllocsPass, LowerGpuAllocsPass),
 }
 
 
@@ -50,14 +51,13 @@ class Row:
 
 def _context() -> Context:
     ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+    register_dialects(ctx)  # with MLIR's `gpu` syntax
     return ctx
 
 
 def _lower(source: str, passes: tuple[type[ModulePass], ...], chip: str) -> ModuleOp:
     ctx = _context()
-    module = Parser(ctx, source).parse_module()
+    module = MlirNameParser(ctx, source).parse_module()
     for pass_type in passes:
         pass_ = FuseGpuAllocsPass(chip=chip) if pass_type is FuseGpuAllocsPass else pass_type()
         pass_.apply(ctx, module)

@@ -7,9 +7,9 @@ from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.tools.diagnostics import format_op_error, format_span, parse_with_locations
 from gpu_alloc.tools.files import read_input
 from gpu_alloc.tools.verification import first_invalid_op
+from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError
 
 
@@ -20,8 +20,7 @@ def make_context() -> Context:
     which xDSL's `gpu` dialect lacks; the simulator reports any op it cannot run.
     """
     ctx = Context(allow_unregistered=True)
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+    register_dialects(ctx)
     return ctx
 
 

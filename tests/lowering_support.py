@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gpu_alloc.dialect.mlir_gpu import MlirNameParser
+from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
-from xdsl.universe import Universe
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -16,19 +16,23 @@ LOWERING_INPUTS = ROOT / "tests" / "filecheck" / "lowering" / "inputs"
 
 def make_context() -> Context:
     ctx = Context()
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
+    register_dialects(ctx)  # MLIR's `gpu` syntax too (examples/mlir_transpose.mlir)
     return ctx
 
 
 def parse(text: str) -> ModuleOp:
-    module = Parser(make_context(), text).parse_module()
+    module = MlirNameParser(make_context(), text).parse_module()
     module.verify()
     return module
 
 
 def load(path: Path) -> ModuleOp:
-    return parse(path.read_text())
+    """The module of `path`, its MLIR buffers imported (a no-op for gpu_alloc input)."""
+    from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+
+    module = parse(path.read_text())
+    ImportGpuAllocsPass().apply(make_context(), module)
+    return module
 
 
 def lowered(module: ModuleOp) -> ModuleOp:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_alloc.dialect.mlir_gpu import MlirNameParser
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 
 
-class LocatingParser(Parser):
+class LocatingParser(MlirNameParser):
     """An xDSL parser that remembers where in the source each operation starts."""
 
     def __init__(self, *args: Any, **kwargs: Any):

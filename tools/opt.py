@@ -34,9 +34,9 @@ from gpu_alloc.tools.diagnostics import (
     format_span,
     parse_with_locations,
 )
-from gpu_alloc.universe import ALL_PASSES
 from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
 from gpu_alloc.tools.verification import first_invalid_op
+from gpu_alloc.universe import ALL_PASSES, register_dialects
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
@@ -122,6 +122,9 @@ class GpuAllocOptMain(xDSLOptMain):
 
     def get_input_name(self) -> str:
         return self.args.input_file or "<stdin>"
+
+    def register_all_dialects(self) -> None:
+        register_dialects(self.ctx)  # MLIR's `gpu` and `memref` syntax
 
     def run(self) -> None:
         if self.args.verify_diagnostics or self.args.parsing_diagnostics or self.args.shrink:

@@ -26,8 +26,8 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
-from gpu_alloc.transforms.memory_effects import takes_alignment
 from gpu_alloc.transforms.layout_record import record_alias_layouts
+from gpu_alloc.transforms.memory_effects import takes_alignment
 from xdsl.context import Context
 from xdsl.dialects import memref, vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType

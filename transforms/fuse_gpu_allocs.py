@@ -49,8 +49,10 @@ from gpu_alloc.transforms.fusion_analysis import (
     plan_kernel,
 )
 from gpu_alloc.transforms.fusion_report import KernelReport, format_report
-from gpu_alloc.transforms.kernel_ir import kernels, walk_ops
+from gpu_alloc.transforms.gpu_buffers import fusable_kernels, print_fuse_remarks
+from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
+from gpu_alloc.transforms.reuse_barriers import insert_reuse_barriers
 from gpu_alloc.transforms.trip_bounds import value_at_last_trip
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -99,6 +101,9 @@ class FuseGpuAllocsPass(ModulePass):
     """Optional wall-clock cap in seconds on the packer's search (default none: the layout then
     may depend on the machine's load)."""
 
+    insert_barriers: str = "over-limit"
+    """`never`, `over-limit` or `always`: add barriers that let Funcs share bytes."""
+
     def shared_limit(self) -> int:
         """`max-shared-bytes`, or what one block of `chip` may use."""
         if self.max_shared_bytes is not None:
@@ -125,7 +130,14 @@ class FuseGpuAllocsPass(ModulePass):
                 f"fuse-gpu-allocs: option time-limit must be a non-negative number of seconds, "
                 f"got {self.time_limit}"
             )
-        reports = fuse_module(op, self)
+        print_fuse_remarks(op)  # what the pass leaves alone, never silently
+        inserted = insert_reuse_barriers(op, self, fuse_module)
+        try:
+            reports = fuse_module(op, self)
+        except GpuAllocPassError:
+            for barrier in inserted:  # a failed pass leaves the module as it was
+                Rewriter.erase_op(barrier.op)
+            raise
         if self.report:
             print(format_report(reports), file=sys.stderr)
 
@@ -151,7 +163,9 @@ def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelRepo
     fuse_options = FuseOptions(
         options.alignment, options.shared_limit(), options.time_limit, options.budget
     )
-    plans = [plan_kernel(kernel, fuse_options, unique_name) for kernel in list(kernels(module))]
+    plans = [
+        plan_kernel(kernel, fuse_options, unique_name) for kernel in list(fusable_kernels(module))
+    ]
     for plan in plans:
         _rewrite_kernel(plan)
     return [plan.report for plan in plans]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from xdsl.dialects import gpu, scf
+from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
@@ -38,7 +38,7 @@ def kernels(module: ModuleOp) -> Iterator[gpu.FuncOp]:
             yield op
 
 
-def kernel_name(kernel: gpu.FuncOp) -> str:
+def kernel_name(kernel: gpu.FuncOp | func.FuncOp) -> str:
     return kernel.sym_name.data
 
 
@@ -113,7 +113,7 @@ class ThreadDependence:
     Values the analysis has not seen (made after it ran) count as dependent.
     """
 
-    def __init__(self, kernel: gpu.FuncOp):
+    def __init__(self, kernel: gpu.FuncOp | func.FuncOp):
         self._known: set[SSAValue] = set()
         self._dependent: set[SSAValue] = set()
         self._feeds: dict[SSAValue, list[SSAValue]] = {}

@@ -175,9 +175,7 @@ def keep_layout(op: Operation, record: Attribute | None) -> None:
         op.attributes[LAYOUT_ATTR] = record
 
 
-def shifted_layout(
-    records: Sequence[ArrayAttr | None], offsets: Sequence[int]
-) -> ArrayAttr | None:
+def shifted_layout(records: Sequence[ArrayAttr | None], offsets: Sequence[int]) -> ArrayAttr | None:
     """One record for allocations placed one after the other at `offsets` (a kernel's
     heap slice): each allocation's record (`single_func_layout`), shifted by its offset."""
     slices = [

@@ -59,7 +59,7 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.memory_effects import UseKind
 from gpu_alloc.transforms.memref_uses import memref_accesses
-from xdsl.dialects import gpu, scf
+from xdsl.dialects import func, gpu, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 
@@ -122,7 +122,7 @@ def _barrier_on_back_edge(body: Block) -> bool:
 
 
 class _StageWalker:
-    def __init__(self, kernel: gpu.FuncOp):
+    def __init__(self, kernel: gpu.FuncOp | func.FuncOp):
         self.depends_on_thread = ThreadDependence(kernel)
         self.with_barriers = ops_with_barriers(kernel)
         self.map = StageMap()
@@ -213,7 +213,7 @@ class _StageWalker:
         return f"a gpu.barrier is inside '{op.name}', which the analysis does not understand"
 
 
-def stage_map(kernel: gpu.FuncOp) -> StageMap:
+def stage_map(kernel: gpu.FuncOp | func.FuncOp) -> StageMap:
     """The barrier-stage interval of every op of `kernel`."""
     walker = _StageWalker(kernel)
     blocks = kernel.body.blocks

@@ -1,0 +1,114 @@
+"""MLIR's custom syntax for `memref.global`, `cast`, `memory_space_cast` and `copy`, which
+xDSL 0.75 reads in generic form only.
+
+    memref.global "private" constant @name : memref<4xf32, 3> = dense<0.0> {alignment = 16 : i64}
+    memref.global @workspace : memref<32xf32, #gpu.address_space<workgroup>> = uninitialized
+
+`MLIR_MEMREF` is xDSL's `memref` dialect with this `GlobalOp`; the printed form stays
+generic (which `mlir-opt` reads). Kept in one module to propose upstream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType, StringAttr, TensorType, UnitAttr
+from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.parser import Parser
+
+_Op = TypeVar("_Op", bound=Operation)
+
+
+class GlobalOp(memref.GlobalOp):
+    """`memref.global ("visibility")? constant? @name : type (= initial-value)? attr-dict`
+
+    A global without `= ...` is an external declaration; its initial value is `unit`,
+    as for `uninitialized` (xDSL requires the property). A plain subclass: xDSL cannot
+    re-define a defined op, and the generic form is xDSL's."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> memref.GlobalOp:
+        visibility = parser.parse_optional_str_literal() or "public"
+        props: dict[str, Attribute] = {"sym_visibility": StringAttr(visibility)}
+        if parser.parse_optional_keyword("constant") is not None:
+            props["constant"] = UnitAttr()
+        props["sym_name"] = parser.parse_symbol_name()
+        parser.parse_punctuation(":")
+        props["type"] = parser.parse_type()
+        props["initial_value"] = UnitAttr()
+        if parser.parse_optional_punctuation("=") is not None:
+            if parser.parse_optional_keyword("dense") is not None:
+                # MLIR omits the literal's type: the memref's shape as a tensor
+                memref_type = props["type"]
+                assert isinstance(memref_type, MemRefType)
+                tensor = TensorType(memref_type.element_type, memref_type.get_shape())
+                props["initial_value"] = parser.parse_dense_int_or_fp_elements_attr(tensor)  # pyright: ignore[reportArgumentType]
+            elif parser.parse_optional_keyword("uninitialized") is None:
+                props["initial_value"] = parser.parse_attribute()
+        attributes = parser.parse_optional_attr_dict()
+        if "alignment" in attributes:
+            props["alignment"] = attributes.pop("alignment")
+        return cls.create(properties=props, attributes=attributes)
+
+    @classmethod
+    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs: Any) -> memref.GlobalOp:
+        """MLIR's generic form omits `initial_value` of a declaration and the visibility of
+        a public global; xDSL requires both."""
+        properties = dict(properties)
+        properties.setdefault("initial_value", UnitAttr())
+        properties.setdefault("sym_visibility", StringAttr("public"))
+        return memref.GlobalOp.create(properties=properties, **kwargs)  # xDSL's own op
+
+
+def _parse_cast(cls: type[_Op], parser: Parser) -> _Op:
+    """`%source : type to type attr-dict` (`memref.cast`, `memref.memory_space_cast`)"""
+    source = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    source_value = parser.resolve_operand(source, parser.parse_type())
+    parser.parse_keyword("to")
+    result_type = parser.parse_type()
+    return cls.create(
+        operands=[source_value],
+        result_types=[result_type],
+        attributes=parser.parse_optional_attr_dict(),
+    )
+
+
+def _parse_copy(cls: type[_Op], parser: Parser) -> _Op:
+    """`%source, %target : type to type attr-dict` (`memref.copy`)"""
+    source = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    target = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    source_value = parser.resolve_operand(source, parser.parse_type())
+    parser.parse_keyword("to")
+    target_value = parser.resolve_operand(target, parser.parse_type())
+    return cls.create(
+        operands=[source_value, target_value], attributes=parser.parse_optional_attr_dict()
+    )
+
+
+def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> type[_Op]:
+    """`base` with MLIR's custom syntax `parse`: a plain subclass that only parses, as
+    `GlobalOp`; the ops it makes are xDSL's own."""
+    namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
+    namespace["create"] = classmethod(lambda cls, **kwargs: base.create(**kwargs))
+    return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
+
+
+CastOp = _with_syntax(memref.CastOp, _parse_cast)
+MemorySpaceCastOp = _with_syntax(memref.MemorySpaceCastOp, _parse_cast)
+CopyOp = _with_syntax(memref.CopyOp, _parse_copy)
+
+_REPLACEMENTS: dict[str, type[Operation]] = {
+    op.name: op for op in (GlobalOp, CastOp, MemorySpaceCastOp, CopyOp)
+}
+
+MLIR_MEMREF = Dialect(
+    "memref",
+    [_REPLACEMENTS.get(op.name, op) for op in memref.MemRef.operations],
+    list(memref.MemRef.attributes),
+)
+"""xDSL's `memref` dialect with MLIR's `memref.global` syntax."""

@@ -1,0 +1,89 @@
+"""MLIR's GPU syntax in, `import-gpu-allocs`, and the no-silent-no-op diagnostics."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import corpus
+import pytest
+from gpu_alloc.dialect import AllocOp
+from gpu_alloc.dialect.mlir_gpu import GpuAddressSpaceAttr, space_number
+from gpu_alloc.sim import simulate
+from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
+from xdsl.dialects import gpu
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnregisteredOp, i32
+from xdsl.utils.exceptions import ParseError
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "mlir_transpose.mlir"
+
+
+def run_opt(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "gpu_alloc.tools.opt", *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, check=False)
+
+
+def test_address_spaces_are_the_nvvm_numbers():
+    for word, number in (("global", 1), ("workgroup", 3), ("private", 5)):
+        assert space_number(GpuAddressSpaceAttr(StringAttr(word))) == number
+    assert space_number(IntegerAttr(3, i32)) == 3
+
+
+def test_unknown_address_space_is_a_parse_error():
+    text = "func.func @f(%a: memref<4xf32, #gpu.address_space<shared>>) { return }"
+    with pytest.raises(ParseError, match="unknown GPU address space 'shared'"):
+        corpus.parse(text)
+
+
+def test_quoted_generic_name_inside_gpu_func_is_unregistered_not_gpu_terminator():
+    module = corpus.parse(
+        'gpu.module @m { gpu.func @f() { "terminator"() : () -> ()  barrier  gpu.return } }'
+    )
+    func = next(op for op in module.walk() if isinstance(op, gpu.FuncOp))
+    ops = list(func.body.ops)
+    assert isinstance(ops[0], UnregisteredOp) and ops[0].op_name.data == "terminator"
+    assert isinstance(ops[1], gpu.BarrierOp)  # a bare name still gets the region's dialect
+
+
+def test_import_is_idempotent_and_leaves_no_workgroup_memref_alloc():
+    module = corpus.parse(EXAMPLE.read_text())
+    assert import_gpu_allocs(module) == []
+    first = corpus.print_module(module)
+    assert import_gpu_allocs(module) == []
+    assert corpus.print_module(module) == first
+    names = sorted(op.alloc_name.data for op in module.walk() if isinstance(op, AllocOp))
+    assert names == ["acc", "flipped", "result", "tile"]
+    assert "memref.alloc" not in first and "#gpu.address_space" not in first
+
+
+def test_mlir_example_simulates_the_same_before_and_after_fusion():
+    """The imported kernel and the fused, flattened and lowered one compute the same."""
+    result = corpus.run_chunk("mlir_transpose.mlir", 0, EXAMPLE.read_text())
+    assert result.imported is not None and result.output is not None
+    before = simulate(result.imported, grid=(2, 2), block=(32, 32))
+    after = simulate(corpus.parse(result.output), grid=(2, 2), block=(32, 32))
+    assert before.race_count == 0 and after.race_count == 0
+    assert [a.sha256 for a in before.arguments] == [a.sha256 for a in after.arguments]
+    assert "transpose__shared_alloc" in result.output
+    assert "memref<8192xi8, 3 : i32>" in result.output  # 3 x 4096 B fused into 8192 B
+
+
+def test_fuse_says_when_there_is_no_kernel():
+    result = run_opt("-p", "fuse-gpu-allocs", stdin="func.func @f() { return }\n")
+    assert result.returncode == 0
+    assert "fuse-gpu-allocs: remark: no kernel" in result.stderr
+
+
+def test_fuse_reports_workgroup_memory_it_does_not_own():
+    result = run_opt("-p", "fuse-gpu-allocs", str(EXAMPLE))
+    assert result.returncode == 0
+    assert "'transpose' has workgroup memory that fuse-gpu-allocs does not own" in result.stderr
+    assert "run import-gpu-allocs first" in result.stderr
+
+
+def test_ptx_with_nothing_to_emit_is_an_error():
+    result = run_opt("-t", "ptx", stdin="func.func @f() { return }\n")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "nothing to emit as PTX" in result.stderr

@@ -1,0 +1,252 @@
+"""Shared and private buffers as real GPU IR writes them, before `import-gpu-allocs`.
+
+Block-level code is a `gpu.func` (kernel or device function), a `gpu.launch` body, or a
+`func.func` that allocates workgroup memory (IREE's workgroup-level code). In it, a
+buffer is a workgroup/private `memref.alloc`/`alloca`, a `gpu.func` attribution, a
+`memref.get_global` of a workgroup `memref.global`, or `gpu.dynamic_shared_memory`.
+Workgroup memory is `#gpu.address_space<workgroup>` or an integer space 3, private memory
+`#gpu.address_space<private>` or 5 (`normalize_spaces` rewrites both to `3 : i32` and
+`5 : i32`, this project's spelling).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gpu_alloc.dialect import AllocOp
+from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
+from gpu_alloc.transforms.kernel_ir import is_kernel
+from gpu_alloc.transforms.memory_effects import VIEW_OPS
+from xdsl.dialects import func, gpu, memref
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    UnregisteredOp,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import CallableOpInterface, IsTerminator
+
+BLOCK_LEVEL_SPACES = (3, 5)
+"""Workgroup (shared) and private memory: the spaces `import-gpu-allocs` takes over."""
+
+
+def buffer_space(type_: Attribute) -> int | None:
+    """3 or 5 for a workgroup or private memref type (either spelling), else None."""
+    if not isinstance(type_, MemRefType):
+        return None
+    space = space_number(type_.memory_space)
+    return space if space in BLOCK_LEVEL_SPACES else None
+
+
+# --------------------------------------------------------------------- memory spaces
+
+
+def normalized_type(type_: Attribute) -> Attribute:
+    """`type_` with workgroup/private memory spaces spelled `3 : i32` / `5 : i32`."""
+    if isinstance(type_, MemRefType):
+        space = buffer_space(type_)
+        if space is None or type_.memory_space == IntegerAttr(space, i32):
+            return type_
+        return MemRefType(type_.element_type, type_.shape, type_.layout, IntegerAttr(space, i32))
+    if isinstance(type_, FunctionType):
+        inputs = [normalized_type(t) for t in type_.inputs.data]
+        outputs = [normalized_type(t) for t in type_.outputs.data]
+        if inputs != list(type_.inputs.data) or outputs != list(type_.outputs.data):
+            return FunctionType.from_lists(inputs, outputs)
+    return type_
+
+
+def normalize_spaces(module: ModuleOp) -> None:
+    """Rewrites every workgroup/private memref type of `module` to integer spaces.
+
+    `gpu.dynamic_shared_memory` keeps the `#gpu.address_space<workgroup>` result MLIR
+    requires; a `memref.memory_space_cast` after it gives its users the integer space.
+    """
+    for op in list(module.walk()):
+        for name, value in list(op.properties.items()):
+            if (new := normalized_type(value)) is not value:
+                op.properties[name] = new
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    if (new := normalized_type(arg.type)) is not arg.type:
+                        Rewriter.replace_value_with_new_type(arg, new)
+        if is_dynamic_shared_memory(op):
+            _cast_dynamic_shared_memory(op)
+            continue
+        for result in op.results:
+            if (new := normalized_type(result.type)) is not result.type:
+                Rewriter.replace_value_with_new_type(result, new)
+
+
+def _cast_dynamic_shared_memory(op: Operation) -> None:
+    result = op.results[0]
+    new_type = normalized_type(result.type)
+    already_cast = all(
+        isinstance(use.operation, memref.MemorySpaceCastOp) and use.operation.dest.type == new_type
+        for use in result.uses
+    )
+    if new_type is result.type or already_cast:
+        return
+    cast = memref.MemorySpaceCastOp(result, new_type)  # pyright: ignore[reportArgumentType]
+    Rewriter.insert_op(cast, InsertPoint.after(op))
+    result.replace_uses_with_if(cast.dest, lambda use: use.operation is not cast)
+
+
+# ------------------------------------------------------------------ block-level code
+
+
+def block_level_regions(module: ModuleOp) -> Iterator[tuple[Operation, Region]]:
+    """Every op whose body is block-level code, with that body: each `gpu.func`, each
+    `gpu.launch`, and each `func.func` that allocates workgroup memory."""
+    for op in module.walk():
+        if isinstance(op, gpu.FuncOp | gpu.LaunchOp):
+            yield op, op.body
+        elif isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op):
+            yield op, op.body
+
+
+def _allocates_workgroup_memory(func_op: func.FuncOp) -> bool:
+    """Whether `func_op` itself (not a `gpu.launch` in it) allocates workgroup memory,
+    as a `memref` or an imported `gpu_alloc` allocation."""
+    for op in func_op.walk():
+        if (
+            isinstance(op, memref.AllocOp | memref.AllocaOp | AllocOp)
+            and buffer_space(op.memref.type) == 3
+        ):
+            parent = op.parent_op()
+            while parent is not func_op and not isinstance(parent, gpu.LaunchOp):
+                assert parent is not None
+                parent = parent.parent_op()
+            if parent is func_op:
+                return True
+    return False
+
+
+Kernel = gpu.FuncOp | func.FuncOp
+"""Code `fuse-gpu-allocs` fuses: a `gpu.func` kernel, or a workgroup-level `func.func`."""
+
+
+def fusable_kernels(module: ModuleOp) -> Iterator[Kernel]:
+    """What `fuse-gpu-allocs` fuses, each once: every `gpu.func` kernel, and every
+    `func.func` that allocates workgroup memory itself (IREE's workgroup-level code, which
+    runs once per thread like a kernel). `gpu.launch` bodies are not fused yet: their
+    thread ids are block arguments, which the thread-dependence analysis takes for
+    uniform values."""
+    for op in module.walk():
+        if is_kernel(op) or (isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op)):
+            assert isinstance(op, gpu.FuncOp | func.FuncOp)
+            yield op
+
+
+def region_name(op: Operation) -> str:
+    """How remarks name a block-level region: its symbol, or `gpu.launch in @f`."""
+    if isinstance(op, gpu.FuncOp | func.FuncOp):
+        return op.sym_name.data
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp | gpu.FuncOp):
+        parent = parent.parent_op()
+    return f"gpu.launch in {parent.sym_name.data}" if parent is not None else "gpu.launch"
+
+
+@dataclass(frozen=True)
+class Escape:
+    """Why a buffer cannot become a `gpu_alloc.alloc`: the op it escapes through."""
+
+    op: Operation
+    reason: str
+
+    def describe(self) -> str:
+        name = self.op.op_name.data if isinstance(self.op, UnregisteredOp) else self.op.name
+        return f"{self.reason} ('{name}')"
+
+
+def escape_of(value: SSAValue) -> Escape | None:
+    """Whether the storage of `value` (directly or through views) leaves the code that
+    can see it: returned or yielded, stored as a value, passed to a call, a launch, an
+    op with regions, an unregistered op, or an op making a new memref of it."""
+    for use in value.uses:
+        op = use.operation
+        if isinstance(op, UnregisteredOp):
+            return Escape(op, "passed to an unregistered op")
+        if op.has_trait(IsTerminator):
+            return Escape(op, "returned or yielded")
+        if isinstance(op, memref.StoreOp) and use.index == 0:
+            return Escape(op, "stored to memory")
+        if isinstance(op, func.CallOp | gpu.LaunchFuncOp) or op.has_trait(CallableOpInterface):
+            return Escape(op, "passed to a call")
+        if op.regions:
+            return Escape(op, "passed into an op with regions")
+        if isinstance(op, VIEW_OPS) and use.index == 0:
+            for result in op.results:
+                if (escape := escape_of(result)) is not None:
+                    return escape
+            continue
+        if any(isinstance(r.type, MemRefType) for r in op.results):
+            return Escape(op, "passed to an op that makes a new memref of it")
+    return None
+
+
+# ------------------------------------------------------------------- unowned memory
+
+
+DYNAMIC_SHARED = "gpu.dynamic_shared_memory"
+
+
+def unowned_workgroup_memory(op: Operation) -> list[str]:
+    """The workgroup buffers in `op`'s body that are not `gpu_alloc` allocations, as
+    `what 'name'` phrases: what `fuse-gpu-allocs` would otherwise silently ignore."""
+    found: list[str] = []
+    if isinstance(op, gpu.FuncOp) and op.body.blocks:
+        n_inputs = len(op.function_type.inputs.data)
+        for arg in op.body.blocks[0].args[n_inputs:]:
+            if buffer_space(arg.type) == 3:
+                found.append(f"workgroup attribution %{arg.name_hint or arg.index}")
+    for inner in op.walk():
+        if isinstance(inner, memref.AllocOp | memref.AllocaOp):
+            if buffer_space(inner.memref.type) == 3:
+                found.append(f"{inner.name} %{inner.memref.name_hint or '<unnamed>'}")
+        elif isinstance(inner, memref.GetGlobalOp) and buffer_space(inner.memref.type) == 3:
+            found.append(f"memref.get_global {inner.name_.string_value()}")
+        elif is_dynamic_shared_memory(inner):
+            found.append(DYNAMIC_SHARED)
+    return found
+
+
+def fuse_remarks(module: ModuleOp) -> list[str]:
+    """What `fuse-gpu-allocs` says it leaves alone: a module without kernels, workgroup
+    memory that is not a `gpu_alloc` allocation, and block-level code outside kernels."""
+    remarks: list[str] = []
+    regions = list(block_level_regions(module))
+    if next(fusable_kernels(module), None) is None:
+        remarks.append(
+            "no kernel (gpu.func with 'kernel', or func.func allocating workgroup memory) "
+            "in the module: nothing to fuse"
+        )
+    for op, _ in regions:
+        where = region_name(op)
+        unowned = unowned_workgroup_memory(op)
+        if importable := [u for u in unowned if u != DYNAMIC_SHARED]:
+            remarks.append(
+                f"'{where}' has workgroup memory that fuse-gpu-allocs does not own and "
+                f"leaves as it is ({', '.join(importable)}); run import-gpu-allocs first"
+            )
+        if DYNAMIC_SHARED in unowned:
+            remarks.append(f"'{where}' lays out {DYNAMIC_SHARED} itself; those bytes are not fused")
+        if isinstance(op, gpu.LaunchOp) and any(isinstance(o, AllocOp) for o in op.walk()):
+            remarks.append(
+                f"'{where}' is a gpu.launch body: its gpu_alloc allocations are not fused "
+                "(outline it into a kernel first: mlir-opt --gpu-kernel-outlining)"
+            )
+    return remarks
+
+
+def print_fuse_remarks(module: ModuleOp) -> None:
+    for remark in fuse_remarks(module):
+        print(f"fuse-gpu-allocs: remark: {remark}", file=sys.stderr)

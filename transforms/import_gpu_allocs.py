@@ -1,0 +1,295 @@
+"""`import-gpu-allocs`: shared and private memory as real GPU IR writes it, to `gpu_alloc`.
+
+Guarantees, for every block-level region (`gpu.func`, kernel or not; `gpu.launch` body;
+`func.func` that allocates workgroup memory, see `gpu_buffers`):
+
+- Workgroup and private memory types are spelled `3 : i32` / `5 : i32` everywhere in the
+  module (`#gpu.address_space<workgroup>` and `memref<..., 3>` mean the same);
+  `gpu.dynamic_shared_memory` keeps MLIR's spelling behind a `memref.memory_space_cast`.
+- Each workgroup/private `memref.alloc`/`alloca` becomes a `gpu_alloc.alloc` at the same
+  place with the same dynamic sizes and alignment; its direct `memref.dealloc`s become
+  `gpu_alloc.dealloc`. Each workgroup/private attribution of a `gpu.func` becomes a
+  `gpu_alloc.alloc` at the entry (and leaves the signature). A workgroup `memref.global`
+  (uninitialized, not constant) whose `memref.get_global`s are all in one block-level
+  region becomes one `gpu_alloc.alloc` at that region's entry, and the global goes.
+- Names are stable and readable: the SSA name (`%tile` -> "tile"), the attribution's
+  argument name, the global's symbol, else `smem0`, `smem1`, ... (`pmem0`, ... for
+  private), made unique in the region with `_1`, `_2`, ...
+- A buffer whose storage escapes (returned or yielded, stored, passed to a call, an
+  op with regions, an unregistered op, or an op making a new memref of it), has a
+  layout or symbol operands, or a global shared between regions or initialized, stays
+  as it is, with a remark on stderr saying why. Nothing else changes.
+
+Running the pass twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gpu_alloc.dialect import AllocOp, DeallocOp
+from gpu_alloc.transforms.gpu_buffers import (
+    block_level_regions,
+    buffer_space,
+    escape_of,
+    normalize_spaces,
+    region_name,
+)
+from xdsl.context import Context
+from xdsl.dialects import gpu, memref
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+REMARK = "import-gpu-allocs: remark: "
+
+
+@dataclass(frozen=True)
+class ImportGpuAllocsPass(ModulePass):
+    """Turns every workgroup and private buffer of block-level code into a
+    `gpu_alloc.alloc` (see the module docstring); remarks go to stderr."""
+
+    name = "import-gpu-allocs"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for remark in import_gpu_allocs(op):
+            print(REMARK + remark, file=sys.stderr)
+
+
+def import_gpu_allocs(module: ModuleOp) -> list[str]:
+    """Imports every buffer of `module` it can own; returns a remark per one it cannot."""
+    normalize_spaces(module)
+    regions = dict(block_level_regions(module))
+    remarks: list[str] = []
+    importers = {
+        owner: _RegionImporter(owner, region, remarks) for owner, region in regions.items()
+    }
+    for owner, importer in importers.items():
+        if isinstance(owner, gpu.FuncOp):
+            importer.import_attributions(owner)
+    for op in list(module.walk()):
+        if isinstance(op, memref.AllocOp | memref.AllocaOp) and buffer_space(op.memref.type):
+            owner = _block_level_owner(op, importers)
+            if owner is None:
+                remarks.append(f"{_describe(op)} is not in block-level code; it stays")
+            else:
+                importers[owner].import_allocation(op)
+    for op in list(module.walk()):
+        if isinstance(op, memref.GlobalOp) and buffer_space(op.type) == 3:
+            _import_global(op, module, importers, remarks)
+    return remarks
+
+
+def _block_level_owner(
+    op: Operation, importers: dict[Operation, _RegionImporter]
+) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and parent not in importers:
+        parent = parent.parent_op()
+    return parent
+
+
+def _describe(op: Operation) -> str:
+    if isinstance(op, memref.AllocOp | memref.AllocaOp):
+        hint = op.memref.name_hint
+        return f"{op.name} %{hint}" if hint else op.name
+    return op.name
+
+
+class _RegionImporter:
+    """Imports the buffers of one block-level region, naming them uniquely in it."""
+
+    def __init__(self, owner: Operation, region: Region, remarks: list[str]):
+        self.owner = owner
+        self.entry: Block | None = region.blocks[0] if region.blocks else None
+        self.remarks = remarks
+        self.where = region_name(owner)
+        self.names = {o.alloc_name.data for o in owner.walk() if isinstance(o, AllocOp)}
+        self.counters = {3: 0, 5: 0}
+
+    def fresh_name(self, hint: str | None, space: int) -> str:
+        if not hint or hint[0].isdigit():
+            prefix = "smem" if space == 3 else "pmem"
+            while f"{prefix}{self.counters[space]}" in self.names:
+                self.counters[space] += 1
+            hint = f"{prefix}{self.counters[space]}"
+        name, n = hint, 0
+        while name in self.names:
+            n += 1
+            name = f"{hint}_{n}"
+        self.names.add(name)
+        return name
+
+    def remark(self, what: str, why: str) -> None:
+        self.remarks.append(f"in '{self.where}': {what} stays as it is: {why}")
+
+    def import_allocation(self, op: memref.AllocOp | memref.AllocaOp) -> None:
+        memref_type = op.memref.type
+        assert isinstance(memref_type, MemRefType)
+        if not isinstance(memref_type.layout, NoneAttr):
+            return self.remark(_describe(op), "it has a layout map")
+        if op.symbol_operands:
+            return self.remark(_describe(op), "it has symbol operands")
+        if (escape := escape_of(op.memref)) is not None:
+            return self.remark(_describe(op), f"its storage is {escape.describe()}")
+        space = buffer_space(memref_type)
+        assert space is not None
+        alignment = op.alignment.value.data if op.alignment is not None else None
+        alloc = AllocOp(
+            self.fresh_name(op.memref.name_hint, space), memref_type, op.dynamic_sizes, alignment
+        )
+        alloc.memref.name_hint = op.memref.name_hint
+        Rewriter.insert_op(alloc, InsertPoint.before(op))
+        op.memref.replace_all_uses_with(alloc.memref)
+        Rewriter.erase_op(op)
+        _own_deallocs(alloc.memref)
+
+    def import_attributions(self, func_op: gpu.FuncOp) -> None:
+        if self.entry is None:
+            return
+        n_inputs = len(func_op.function_type.inputs.data)
+        count = func_op.attributes.get("workgroup_attributions")
+        n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
+        kept_workgroup = n_workgroup
+        attrs = _AttributionAttrs(func_op, n_workgroup)
+        for index, arg in reversed(list(enumerate(self.entry.args[n_inputs:]))):
+            space = buffer_space(arg.type)
+            kind = "workgroup" if index < n_workgroup else "private"
+            what = f"{kind} attribution %{arg.name_hint or arg.index}"
+            if space is None:
+                self.remark(what, "it is not a workgroup or private memref")
+                continue
+            if (escape := escape_of(arg)) is not None:
+                self.remark(what, f"its storage is {escape.describe()}")
+                continue
+            assert isinstance(arg.type, MemRefType)
+            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), attrs.align(index))
+            attrs.drop(index)
+            alloc.memref.name_hint = arg.name_hint
+            Rewriter.insert_op(alloc, InsertPoint.at_start(self.entry))
+            arg.replace_all_uses_with(alloc.memref)
+            self.entry.erase_arg(arg)
+            if index < n_workgroup:
+                kept_workgroup -= 1
+        attrs.store()
+        if n_workgroup:
+            if kept_workgroup:
+                func_op.attributes["workgroup_attributions"] = IntegerAttr(kept_workgroup, 64)
+            else:
+                del func_op.attributes["workgroup_attributions"]
+
+
+class _AttributionAttrs:
+    """A `gpu.func`'s per-attribution attribute dictionaries (`llvm.align`), in step
+    with the attributions the importer removes."""
+
+    KEYS = ("workgroup_attrib_attrs", "private_attrib_attrs")
+
+    def __init__(self, func_op: gpu.FuncOp, n_workgroup: int):
+        self.func_op = func_op
+        self.n_workgroup = n_workgroup
+        self.lists: list[list[Attribute] | None] = []
+        for key in self.KEYS:
+            value = func_op.attributes.get(key)
+            self.lists.append(list(value.data) if isinstance(value, ArrayAttr) else None)
+
+    def _where(self, index: int) -> tuple[int, int]:
+        return (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
+
+    def align(self, index: int) -> int | None:
+        which, position = self._where(index)
+        entries = self.lists[which]
+        entry = entries[position] if entries is not None and position < len(entries) else None
+        align = entry.data.get("llvm.align") if isinstance(entry, DictionaryAttr) else None
+        return align.value.data if isinstance(align, IntegerAttr) else None
+
+    def drop(self, index: int) -> None:
+        which, position = self._where(index)
+        entries = self.lists[which]
+        if entries is not None and position < len(entries):
+            del entries[position]
+
+    def store(self) -> None:
+        for key, entries in zip(self.KEYS, self.lists, strict=True):
+            if entries is None:
+                continue
+            if any(isinstance(e, DictionaryAttr) and e.data for e in entries):
+                self.func_op.attributes[key] = ArrayAttr(entries)
+            else:
+                del self.func_op.attributes[key]
+
+
+def _own_deallocs(value: SSAValue) -> None:
+    for use in list(value.uses):
+        if isinstance(use.operation, memref.DeallocOp):
+            Rewriter.replace_op(use.operation, DeallocOp.build(operands=[value]))
+
+
+def _import_global(
+    global_op: memref.GlobalOp,
+    module: ModuleOp,
+    importers: dict[Operation, _RegionImporter],
+    remarks: list[str],
+) -> None:
+    symbol = global_op.sym_name.data
+    scope = global_op.parent_op() or module
+    users = [
+        o
+        for o in scope.walk()
+        if isinstance(o, memref.GetGlobalOp) and o.name_.string_value() == symbol
+    ]
+    owners = {_block_level_owner(u, importers) for u in users}
+    why = _global_refusal(global_op, users, owners)
+    if why is None:
+        (owner,) = owners
+        assert owner is not None
+        why = _global_escape(users)
+    if why is not None:
+        remarks.append(f"workgroup global @{symbol} stays as it is: {why}")
+        return
+    importer = importers[owner]  # pyright: ignore[reportPossiblyUnbound]
+    assert importer.entry is not None
+    memref_type = global_op.type
+    assert isinstance(memref_type, MemRefType)
+    alignment = global_op.alignment.value.data if global_op.alignment is not None else None
+    alloc = AllocOp(importer.fresh_name(symbol, 3), memref_type, (), alignment)
+    alloc.memref.name_hint = symbol
+    Rewriter.insert_op(alloc, InsertPoint.at_start(importer.entry))
+    for user in users:
+        user.results[0].replace_all_uses_with(alloc.memref)
+        Rewriter.erase_op(user)
+    Rewriter.erase_op(global_op)
+
+
+def _global_refusal(
+    global_op: memref.GlobalOp, users: list[memref.GetGlobalOp], owners: set[Operation | None]
+) -> str | None:
+    if not users:
+        return "it is never used"
+    if None in owners:
+        return "it is used outside block-level code"
+    if len(owners) > 1:
+        return "it is used by more than one kernel or function"
+    if not isinstance(global_op.initial_value, UnitAttr) or global_op.constant is not None:
+        return "it has an initial value"
+    if global_op.type != users[0].memref.type:
+        return "its uses have another type"
+    return None
+
+
+def _global_escape(users: Iterable[memref.GetGlobalOp]) -> str | None:
+    for user in users:
+        if (escape := escape_of(user.memref)) is not None:
+            return f"its storage is {escape.describe()}"
+    return None
