@@ -26,6 +26,7 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
+from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.layout_record import record_alias_layouts
 from gpu_alloc.transforms.memory_effects import takes_alignment
 from xdsl.context import Context
@@ -102,7 +103,7 @@ class FlattenAliasesPass(ModulePass):
     name = "flatten-aliases"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        aliases = [o for o in op.walk() if isinstance(o, AliasOp)]
+        aliases = [o for o in walk_ops(op) if isinstance(o, AliasOp)]
         for alias in aliases:
             check_flattenable(alias)  # every diagnostic before the first change
         record_alias_layouts(op)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
-from gpu_alloc.transforms.kernel_ir import is_kernel
+from gpu_alloc.transforms.kernel_ir import is_kernel, walk_ops
 from gpu_alloc.transforms.memory_effects import VIEW_OPS
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
@@ -68,7 +68,7 @@ def normalize_spaces(module: ModuleOp) -> None:
     `gpu.dynamic_shared_memory` keeps the `#gpu.address_space<workgroup>` result MLIR
     requires; a `memref.memory_space_cast` after it gives its users the integer space.
     """
-    for op in list(module.walk()):
+    for op in list(walk_ops(module)):
         for name, value in list(op.properties.items()):
             if (new := normalized_type(value)) is not value:
                 op.properties[name] = new
@@ -105,7 +105,7 @@ def _cast_dynamic_shared_memory(op: Operation) -> None:
 def block_level_regions(module: ModuleOp) -> Iterator[tuple[Operation, Region]]:
     """Every op whose body is block-level code, with that body: each `gpu.func`, each
     `gpu.launch`, and each `func.func` that allocates workgroup memory."""
-    for op in module.walk():
+    for op in walk_ops(module):
         if isinstance(op, gpu.FuncOp | gpu.LaunchOp):
             yield op, op.body
         elif isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op):
@@ -115,7 +115,7 @@ def block_level_regions(module: ModuleOp) -> Iterator[tuple[Operation, Region]]:
 def _allocates_workgroup_memory(func_op: func.FuncOp) -> bool:
     """Whether `func_op` itself (not a `gpu.launch` in it) allocates workgroup memory,
     as a `memref` or an imported `gpu_alloc` allocation."""
-    for op in func_op.walk():
+    for op in walk_ops(func_op):
         if (
             isinstance(op, memref.AllocOp | memref.AllocaOp | AllocOp)
             and buffer_space(op.memref.type) == 3
@@ -139,7 +139,7 @@ def fusable_kernels(module: ModuleOp) -> Iterator[Kernel]:
     runs once per thread like a kernel). `gpu.launch` bodies are not fused yet: their
     thread ids are block arguments, which the thread-dependence analysis takes for
     uniform values."""
-    for op in module.walk():
+    for op in walk_ops(module):
         if is_kernel(op) or (isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op)):
             assert isinstance(op, gpu.FuncOp | func.FuncOp)
             yield op
@@ -208,7 +208,7 @@ def unowned_workgroup_memory(op: Operation) -> list[str]:
         for arg in op.body.blocks[0].args[n_inputs:]:
             if buffer_space(arg.type) == 3:
                 found.append(f"workgroup attribution %{arg.name_hint or arg.index}")
-    for inner in op.walk():
+    for inner in walk_ops(op):
         if isinstance(inner, memref.AllocOp | memref.AllocaOp):
             if buffer_space(inner.memref.type) == 3:
                 found.append(f"{inner.name} %{inner.memref.name_hint or '<unnamed>'}")
@@ -239,7 +239,7 @@ def fuse_remarks(module: ModuleOp) -> list[str]:
             )
         if DYNAMIC_SHARED in unowned:
             remarks.append(f"'{where}' lays out {DYNAMIC_SHARED} itself; those bytes are not fused")
-        if isinstance(op, gpu.LaunchOp) and any(isinstance(o, AllocOp) for o in op.walk()):
+        if isinstance(op, gpu.LaunchOp) and any(isinstance(o, AllocOp) for o in walk_ops(op)):
             remarks.append(
                 f"'{where}' is a gpu.launch body: its gpu_alloc allocations are not fused "
                 "(outline it into a kernel first: mlir-opt --gpu-kernel-outlining)"

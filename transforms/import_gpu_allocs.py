@@ -37,6 +37,7 @@ from gpu_alloc.transforms.gpu_buffers import (
     normalize_spaces,
     region_name,
 )
+from gpu_alloc.transforms.kernel_ir import walk_ops
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
@@ -78,14 +79,14 @@ def import_gpu_allocs(module: ModuleOp) -> list[str]:
     for owner, importer in importers.items():
         if isinstance(owner, gpu.FuncOp):
             importer.import_attributions(owner)
-    for op in list(module.walk()):
+    for op in list(walk_ops(module)):
         if isinstance(op, memref.AllocOp | memref.AllocaOp) and buffer_space(op.memref.type):
             owner = _block_level_owner(op, importers)
             if owner is None:
                 remarks.append(f"{_describe(op)} is not in block-level code; it stays")
             else:
                 importers[owner].import_allocation(op)
-    for op in list(module.walk()):
+    for op in list(walk_ops(module)):
         if isinstance(op, memref.GlobalOp) and buffer_space(op.type) == 3:
             _import_global(op, module, importers, remarks)
     return remarks
@@ -115,7 +116,7 @@ class _RegionImporter:
         self.entry: Block | None = region.blocks[0] if region.blocks else None
         self.remarks = remarks
         self.where = region_name(owner)
-        self.names = {o.alloc_name.data for o in owner.walk() if isinstance(o, AllocOp)}
+        self.names = {o.alloc_name.data for o in walk_ops(owner) if isinstance(o, AllocOp)}
         self.counters = {3: 0, 5: 0}
 
     def fresh_name(self, hint: str | None, space: int) -> str:
@@ -246,7 +247,7 @@ def _import_global(
     scope = global_op.parent_op() or module
     users = [
         o
-        for o in scope.walk()
+        for o in walk_ops(scope)
         if isinstance(o, memref.GetGlobalOp) and o.name_.string_value() == symbol
     ]
     owners = {_block_level_owner(u, importers) for u in users}

@@ -20,7 +20,7 @@ from gpu_alloc.dialect import (
     read_layout,
 )
 from gpu_alloc.memref_sizes import static_byte_size
-from gpu_alloc.transforms.kernel_ir import kernels
+from gpu_alloc.transforms.kernel_ir import kernels, walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.memref_uses import memref_accesses
 from xdsl.dialects import arith, gpu, memref
@@ -129,7 +129,7 @@ def record_alias_layouts(module: ModuleOp) -> None:
     for kernel in kernels(module):
         stages = stage_map(kernel)
         by_backing: dict[AllocOp, list[tuple[FuncSlice, FuncSlice]]] = {}
-        for alias in kernel.walk():
+        for alias in walk_ops(kernel):
             if not isinstance(alias, AliasOp):
                 continue
             pointer = alias.pointer.owner

@@ -39,7 +39,7 @@ from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, strided_conflicts
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
-from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels
+from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels, walk_ops
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
@@ -206,7 +206,7 @@ class PadSharedAllocsPass(ModulePass):
             varies = WarpVariation(kernel)
             shared = [
                 o
-                for o in kernel.walk()
+                for o in walk_ops(kernel)
                 if isinstance(o, AllocOp | AliasOp) and o.space == MemorySpace.SHARED
             ]
             found = [c for o in shared if (c := _candidate(o, varies))]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from gpu_alloc.dialect.ops import AliasOp, AllocOp, OffsetPointerOp
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.iv_conditions import constant_int
+from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.memref_uses import (
     UseKind,
     aliases_of_pointer,
@@ -140,7 +141,7 @@ def _erase_dead_definitions(values: list[SSAValue]) -> None:
 
 
 def _storage_ops(module: ModuleOp) -> list[AllocOp | AliasOp]:
-    return [op for op in module.walk() if isinstance(op, AllocOp | AliasOp)]
+    return [op for op in walk_ops(module) if isinstance(op, AllocOp | AliasOp)]
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from gpu_alloc.dialect import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.gpu_buffers import Kernel, fusable_kernels
+from gpu_alloc.transforms.kernel_ir import walk_ops
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -109,7 +110,7 @@ class _Planner:
         than the limit: fusing never needs more than the unfused sum."""
         sizes = [
             static_byte_size(op.memref.type) or 0
-            for op in self.kernel.walk()
+            for op in walk_ops(self.kernel)
             if isinstance(op, AllocOp) and op.space == MemorySpace.SHARED
         ]
         return len(sizes) > 1 and (limit is None or sum(sizes) > limit)
