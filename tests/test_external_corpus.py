@@ -26,7 +26,7 @@ VECTOR_PRINT = "Operation vector.print does not have a custom format."
 EXPECTED: dict[str, list[str]] = {
     "iree/gpu_reuse_shared_memory_allocs.mlir": [FUNC_FUNC] * 7,
     "iree/pack_shared_memory_alloc.mlir": [FUNC_FUNC],
-    "iree/reuse_shared_memory_allocs.mlir": [OVER_LIMIT, OVER_LIMIT, SCF_FOR, SCF_FOR],
+    "iree/reuse_shared_memory_allocs.mlir": [FUNC_FUNC, OVER_LIMIT, SCF_FOR, SCF_FOR],  # trivial_reuse fits with one barrier,
     "llvm/dynamic-shared-memory.mlir": [OK],
     "llvm/gpu-to-cubin.mlir": [VECTOR_PRINT],
     "llvm/memory-attrbution.mlir": [OK] * 5,
@@ -49,7 +49,7 @@ def test_corpus_file_goes_through_or_is_refused_as_recorded(file: str):
         assert outcome == OK if expected == OK else expected in outcome
     outputs = [r.output for r in results if r.output is not None]
     for output in outputs:
-        assert "gpu_alloc." not in output.replace("gpu_alloc.heap_bytes_per_block", "")
+        assert '"gpu_alloc.' not in output and "= gpu_alloc." not in output  # no op is left
         corpus.parse(output)  # gpu-alloc-opt reads back what it printed
     if outputs:
         mlir = corpus.mlir_opt_reads(outputs)

@@ -183,9 +183,13 @@ def _rewrite_kernel(plan: KernelPlan) -> None:
     for op in [*slice_ops, *kept, *(p.alloc for p in plan.private)]:
         op.detach()
     Rewriter.insert_op(slice_ops, InsertPoint.at_start(entry))
-    builder = Builder(
-        InsertPoint.after(slice_ops[-1]) if slice_ops else InsertPoint.at_start(entry)
-    )
+    # New ops go after the sizes, before the first op that stays: the Funcs' own allocs
+    # (an imported attribution sits at the very start) are erased on the way.
+    replaced = {
+        op for layout in plan.spaces if layout.backing for f in layout.funcs for op in f.ops
+    }
+    anchor = next(op for op in list(entry.ops)[len(slice_ops) :] if op not in replaced)
+    builder = Builder(InsertPoint.before(anchor))
     for layout in plan.spaces:
         _emit_space(builder, layout)
     for private in plan.private:
