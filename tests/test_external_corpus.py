@@ -26,7 +26,12 @@ VECTOR_PRINT = "Operation vector.print does not have a custom format."
 EXPECTED: dict[str, list[str]] = {
     "iree/gpu_reuse_shared_memory_allocs.mlir": [FUNC_FUNC] * 7,
     "iree/pack_shared_memory_alloc.mlir": [FUNC_FUNC],
-    "iree/reuse_shared_memory_allocs.mlir": [FUNC_FUNC, OVER_LIMIT, SCF_FOR, SCF_FOR],  # trivial_reuse fits with one barrier,
+    "iree/reuse_shared_memory_allocs.mlir": [
+        FUNC_FUNC,
+        OVER_LIMIT,
+        SCF_FOR,
+        SCF_FOR,
+    ],  # trivial_reuse fits with one barrier,
     "llvm/dynamic-shared-memory.mlir": [OK],
     "llvm/gpu-to-cubin.mlir": [VECTOR_PRINT],
     "llvm/memory-attrbution.mlir": [OK] * 5,

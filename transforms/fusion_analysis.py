@@ -19,6 +19,7 @@ from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport
+from gpu_alloc.transforms.gpu_buffers import Kernel
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     enclosing_ops,
@@ -29,7 +30,7 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.trip_bounds import is_non_decreasing
-from xdsl.dialects import gpu, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import MemRefType
 
 BACKING_NAMES = {MemorySpace.SHARED: "shared_alloc", MemorySpace.GLOBAL: "global_alloc"}
@@ -75,7 +76,7 @@ class PrivateAlloc:
 
 @dataclass
 class KernelPlan:
-    kernel: gpu.FuncOp
+    kernel: Kernel
     allocs: list[AllocOp]
     """Every non-backing allocation of the kernel, in program order."""
     private: list[PrivateAlloc]
@@ -92,7 +93,7 @@ class FuseOptions:
 
 
 def plan_kernel(
-    kernel: gpu.FuncOp, options: FuseOptions, unique_name: Callable[[str], str]
+    kernel: Kernel, options: FuseOptions, unique_name: Callable[[str], str]
 ) -> KernelPlan:
     """Everything `fuse-gpu-allocs` will do to `kernel`; raises on any user error."""
     entry = kernel.body.blocks[0]
@@ -123,9 +124,7 @@ def plan_kernel(
     return KernelPlan(kernel, allocs, private, spaces, report)
 
 
-def _check_block_level(
-    kernel: gpu.FuncOp, alloc: AllocOp, depends_on_thread: ThreadDependence
-) -> None:
+def _check_block_level(kernel: Kernel, alloc: AllocOp, depends_on_thread: ThreadDependence) -> None:
     for parent in enclosing_ops(alloc, stop=kernel):
         if is_thread_dependent_control(parent, depends_on_thread):
             raise GpuAllocPassError(
@@ -184,7 +183,7 @@ def _merge_same_names(allocs: Sequence[AllocOp], stages: StageMap, alignment: in
 
 
 def _plan_private(
-    kernel: gpu.FuncOp,
+    kernel: Kernel,
     alloc: AllocOp,
     block_names: set[str],
     unique_name: Callable[[str], str],
@@ -207,7 +206,7 @@ def _plan_private(
 
 
 def _plan_space(
-    kernel: gpu.FuncOp,
+    kernel: Kernel,
     space: MemorySpace,
     funcs: list[Func],
     options: FuseOptions,
@@ -231,9 +230,7 @@ def _plan_space(
     return SpaceLayout(space, funcs, plan, backing)
 
 
-def _check_shared_limit(
-    kernel: gpu.FuncOp, funcs: Sequence[Func], plan: SpacePlan, limit: int
-) -> None:
+def _check_shared_limit(kernel: Kernel, funcs: Sequence[Func], plan: SpacePlan, limit: int) -> None:
     if plan.static_bytes <= limit:
         return
     largest = sorted(
