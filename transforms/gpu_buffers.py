@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
 from gpu_alloc.transforms.kernel_ir import is_kernel, walk_ops
-from gpu_alloc.transforms.memory_effects import VIEW_OPS
+from gpu_alloc.transforms.memory_effects import UseKind, aliased_values, use_kind
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
     FunctionType,
@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
     i32,
 )
-from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue, Use
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import CallableOpInterface, IsTerminator
 
@@ -169,28 +169,35 @@ class Escape:
 
 def escape_of(value: SSAValue) -> Escape | None:
     """Whether the storage of `value` (directly or through views) leaves the code that
-    can see it: returned or yielded, stored as a value, passed to a call, a launch, an
-    op with regions, an unregistered op, or an op making a new memref of it."""
-    for use in value.uses:
-        op = use.operation
-        if isinstance(op, UnregisteredOp):
-            return Escape(op, "passed to an unregistered op")
-        if op.has_trait(IsTerminator):
-            return Escape(op, "returned or yielded")
-        if isinstance(op, memref.StoreOp) and use.index == 0:
-            return Escape(op, "stored to memory")
-        if isinstance(op, func.CallOp | gpu.LaunchFuncOp) or op.has_trait(CallableOpInterface):
-            return Escape(op, "passed to a call")
-        if op.regions:
-            return Escape(op, "passed into an op with regions")
-        if isinstance(op, VIEW_OPS) and use.index == 0:
-            for result in op.results:
-                if (escape := escape_of(result)) is not None:
-                    return escape
-            continue
-        if any(isinstance(r.type, MemRefType) for r in op.results):
-            return Escape(op, "passed to an op that makes a new memref of it")
+    can see it: any use that the memory-effects table (`memory_effects`) calls an
+    escape — returned, stored as a value, passed to a call, a launch, an op with
+    regions, an unregistered or unknown op. Views (including `arith.select` and
+    `scf.if` results) are followed."""
+    work = [value]
+    while work:
+        current = work.pop()
+        for use in current.uses:
+            kind = use_kind(use)
+            if kind is UseKind.VIEW:
+                work.extend(aliased_values(use))
+            elif kind is UseKind.ESCAPE:
+                return Escape(use.operation, _escape_reason(use))
     return None
+
+
+def _escape_reason(use: Use) -> str:
+    op = use.operation
+    if isinstance(op, UnregisteredOp):
+        return "passed to an unregistered op"
+    if op.has_trait(IsTerminator):
+        return "returned or yielded"
+    if isinstance(op, memref.StoreOp):
+        return "stored to memory"
+    if isinstance(op, func.CallOp | gpu.LaunchFuncOp) or op.has_trait(CallableOpInterface):
+        return "passed to a call"
+    if op.regions:
+        return "passed into an op with regions"
+    return "passed to an op whose memory effects are not modelled"
 
 
 # ------------------------------------------------------------------- unowned memory
