@@ -35,6 +35,17 @@ def load(path: Path) -> ModuleOp:
     return module
 
 
+def run_pipeline(module: ModuleOp, pipeline: str) -> ModuleOp:
+    """`module` after the passes of `pipeline` (xDSL's and this project's, by name)."""
+    from gpu_alloc.universe import GPU_ALLOC_UNIVERSE
+    from xdsl.passes import PassPipeline
+    from xdsl.transforms import get_all_passes
+
+    passes = {**get_all_passes(), **GPU_ALLOC_UNIVERSE.all_passes}
+    PassPipeline.parse_spec(passes, pipeline).apply(make_context(), module)
+    return module
+
+
 def lowered(module: ModuleOp) -> ModuleOp:
     from gpu_alloc.lowering import LowerGpuAllocsPass
 

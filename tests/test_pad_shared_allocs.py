@@ -9,10 +9,7 @@ from pathlib import Path
 import pytest
 from gpu_alloc.sim import simulate
 from gpu_alloc.sim.loading import load_module
-from gpu_alloc.universe import GPU_ALLOC_UNIVERSE
-from xdsl.context import Context
-from xdsl.passes import PassPipeline
-from xdsl.transforms import get_all_passes
+from lowering_support import run_pipeline
 
 KERNELS = Path(__file__).resolve().parent / "sim_kernels"
 
@@ -23,15 +20,6 @@ CASES = [
     ("transpose_tile.mlir", "tile", 2 * 32 * 31),  # transpose: 32 column reads
     ("row_stencil.mlir", "rows", 2 * 30 * 3 * 31),  # stencil: 3 reads x 30 points
 ]
-
-
-def _run(module, pipeline: str):
-    ctx = Context()
-    for name, dialect in GPU_ALLOC_UNIVERSE.all_dialects.items():
-        ctx.register_dialect(name, dialect)
-    passes = {**get_all_passes(), **GPU_ALLOC_UNIVERSE.all_passes}
-    PassPipeline.parse_spec(passes, pipeline).apply(ctx, module)
-    return module
 
 
 def _simulate(module):
@@ -48,7 +36,9 @@ def test_padding_removes_conflicts_and_keeps_outputs(kernel, func, before):
         "pad-shared-allocs",
         "pad-shared-allocs,fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs",
     ):
-        padded_digests, padded = _simulate(_run(load_module(str(KERNELS / kernel)), pipeline))
+        padded_digests, padded = _simulate(
+            run_pipeline(load_module(str(KERNELS / kernel)), pipeline)
+        )
         assert padded_digests == digests, pipeline
         assert padded[func]["bank_conflicts"] == 0, pipeline
         assert padded.keys() == funcs.keys()

@@ -14,10 +14,8 @@ from gpu_alloc.sim.cli import main
 from gpu_alloc.sim.loading import load_module, parse_module
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
+from lowering_support import run_pipeline
 from test_differential import KERNELS
-from xdsl.context import Context
-from xdsl.passes import PassPipeline
-from xdsl.transforms import get_all_passes
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKS = ROOT / "tests" / "sim_kernels" / "bank_patterns.mlir"
@@ -82,7 +80,7 @@ def test_reused_bytes_are_attributed_by_stage():
     # Fused, f1 and f3 share bytes 400..724 (f1 in stages 0-1, f3 in 2-3). By hand, per
     # block (16x16 threads, 64 blocks): f1 stores 11x11, f2 stores 10x10, f3 stores 9x9;
     # each Func is read twice by the threads of the next, smaller tile.
-    module = _run(load_module(str(STENCIL)), "fuse-gpu-allocs,flatten-aliases")
+    module = run_pipeline(load_module(str(STENCIL)), "fuse-gpu-allocs,flatten-aliases")
     funcs = _funcs(_profile(module, [8, 8], [16, 16]))
     assert {n: (f["stores"], f["loads"]) for n, f in funcs.items()} == {
         "f1": (121 * 64, 2 * 100 * 64),
@@ -90,17 +88,6 @@ def test_reused_bytes_are_attributed_by_stage():
         "f3": (81 * 64, 2 * 64 * 64),
     }
     assert [s["stage"] for s in funcs["f3"]["stages"]] == [2, 3]
-
-
-def _run(module, pipeline: str):
-    ctx = Context()
-    from gpu_alloc.universe import GPU_ALLOC_UNIVERSE
-
-    for name, dialect in GPU_ALLOC_UNIVERSE.all_dialects.items():
-        ctx.register_dialect(name, dialect)
-    passes = {**get_all_passes(), **GPU_ALLOC_UNIVERSE.all_passes}
-    PassPipeline.parse_spec(passes, pipeline).apply(ctx, module)
-    return module
 
 
 PIPELINES = (
@@ -125,7 +112,7 @@ def _same_profile_through_the_pipeline(text: str, launch: Launch) -> None:
     expected = profile(parse_module(text))
     assert expected["funcs"]
     for pipeline in PIPELINES:
-        assert profile(_run(parse_module(text), pipeline)) == expected, pipeline
+        assert profile(run_pipeline(parse_module(text), pipeline)) == expected, pipeline
 
 
 @pytest.mark.parametrize(("label", "path", "launch"), KERNELS, ids=[k[0] for k in KERNELS])
