@@ -17,13 +17,125 @@ them.
 3. Pass options: `fuse-gpu-allocs{time-limit=2}` is refused because `2` lexes as an int
    and the option is a float. An integer is now accepted wherever a float is expected,
    as in MLIR's pass options.
+4. `scf.for ... iter_args(...) -> vector<4xf32>`: MLIR writes the result types like a
+   function's, so one result type may go without parentheses; xDSL's parser demands
+   them ("'(' expected"). The patched `scf.for` parser takes either form.
+5. `vector.print`: xDSL's op has no custom syntax, a required operand and neither of
+   MLIR's properties, so nothing MLIR prints for it parses. The replacement op follows
+   MLIR's VectorOps.td: an optional source (vector, integer, index or float),
+   `punctuation` (`#vector.punctuation<no_punctuation|newline|comma|open|close>`,
+   newline by default) and `stringLiteral`, in MLIR's custom form
+   (`vector.print %v : vector<4xf32>`, `vector.print str "text"`,
+   `vector.print punctuation <comma>`) and the generic one.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+from xdsl.dialects.builtin import AnyFloatConstr, IndexType, IntegerType, StringAttr, VectorType
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    opt_operand_def,
+    opt_prop_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
 
 _applied = False
+
+
+class PrintPunctuation(StrEnum):
+    """What `vector.print` prints after its source (MLIR's `PrintPunctuation`)."""
+
+    NO_PUNCTUATION = "no_punctuation"
+    NEWLINE = "newline"
+    COMMA = "comma"
+    OPEN = "open"
+    CLOSE = "close"
+
+
+@irdl_attr_definition
+class PrintPunctuationAttr(EnumAttribute[PrintPunctuation]):
+    """`#vector.punctuation<comma>`."""
+
+    name = "vector.punctuation"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> PrintPunctuation:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(PrintPunctuation)
+
+
+@irdl_op_definition
+class PrintOp(IRDLOperation):
+    """`vector.print`, as MLIR defines it (see fix 5)."""
+
+    name = "vector.print"
+
+    SOURCE: ClassVar = base(VectorType) | base(IntegerType) | base(IndexType) | AnyFloatConstr
+
+    source = opt_operand_def(SOURCE)
+    punctuation = opt_prop_def(PrintPunctuationAttr)
+    string_literal = opt_prop_def(StringAttr, prop_name="stringLiteral")
+
+    def __init__(
+        self,
+        source: Any = None,
+        punctuation: PrintPunctuation | None = None,
+        string_literal: str | None = None,
+    ):
+        properties: dict[str, Any] = {}
+        if punctuation is not None:
+            properties["punctuation"] = PrintPunctuationAttr(punctuation)
+        if string_literal is not None:
+            properties["stringLiteral"] = StringAttr(string_literal)
+        super().__init__(operands=[[] if source is None else [source]], properties=properties)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintOp:
+        source = None
+        if (operand := parser.parse_optional_unresolved_operand()) is not None:
+            parser.parse_punctuation(":")
+            source = parser.resolve_operand(operand, parser.parse_type())
+        punctuation: PrintPunctuation | None = None
+        text: str | None = None
+        while (keyword := parser.parse_optional_keyword_in(("str", "punctuation"))) is not None:
+            if (keyword == "str" and text is not None) or (
+                keyword == "punctuation" and punctuation is not None
+            ):
+                parser.raise_error(f"'{keyword}' given twice")
+            if keyword == "str":
+                text = parser.parse_str_literal()
+            else:
+                parser.parse_punctuation("<")
+                punctuation = parser.parse_str_enum(PrintPunctuation)
+                parser.parse_punctuation(">")
+        op = cls(source, punctuation, text)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.source is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.source)
+            printer.print_string(" : ")
+            printer.print_attribute(self.source.type)
+        if self.string_literal is not None:
+            printer.print_string(" str ")
+            printer.print_string_literal(self.string_literal.data)
+        if self.punctuation is not None and self.punctuation.data != PrintPunctuation.NEWLINE:
+            printer.print_string(f" punctuation <{self.punctuation.data.value}>")
+        printer.print_op_attributes(self.attributes)
 
 
 def _fix_utf8_string_literals() -> None:
@@ -47,7 +159,6 @@ def _fix_utf8_string_literals() -> None:
 
 def _fix_execute_region_printer() -> None:
     from xdsl.dialects import scf
-    from xdsl.printer import Printer
 
     def print(self: scf.ExecuteRegionOp, printer: Printer) -> None:
         if self.outs:
@@ -80,6 +191,57 @@ def _fix_int_for_float_options() -> None:
     arg_spec._convert_arg_to_type = _convert_arg_to_type
 
 
+def _parse_result_types(parser: Parser) -> list[Attribute]:
+    """MLIR's function result types: `(t1, t2, ...)` or one type without parentheses."""
+    types = parser.parse_optional_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
+    return [parser.parse_type()] if types is None else types
+
+
+def _fix_scf_for_result_types() -> None:
+    from xdsl.dialects import scf
+    from xdsl.dialects.utils import parse_assignment
+    from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+
+    def parse(cls: type[scf.ForOp], parser: Parser) -> scf.ForOp:
+        induction_var = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        bounds = [parser.parse_unresolved_operand()]
+        for keyword in ("to", "step"):
+            parser.parse_keyword(keyword)
+            bounds.append(parser.parse_unresolved_operand())
+        start = parser.pos
+        carried: list[Any] = []
+        types: list[Any] = []
+        if parser.parse_optional_keyword("iter_args"):
+            carried = parser.parse_comma_separated_list(
+                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+            )
+            parser.parse_punctuation("->")
+            types = _parse_result_types(parser)
+        inits = parser.resolve_operands([init for _, init in carried], types, start)
+        iv_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+        lb, ub, step = (parser.resolve_operand(bound, iv_type) for bound in bounds)
+        block_args = [arg.resolve(t) for (arg, _), t in zip(carried, types, strict=True)]
+        body = parser.parse_region((induction_var.resolve(iv_type), *block_args))
+        loop = cls(lb, ub, step, inits, body)
+        loop.attributes |= parser.parse_optional_attr_dict()
+        if not carried:
+            for trait in loop.get_traits_of_type(SingleBlockImplicitTerminator):
+                ensure_terminator(loop, trait)
+        return loop
+
+    scf.ForOp.parse = classmethod(parse)  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def _fix_vector_print() -> None:
+    from xdsl.dialects import vector
+
+    ops = vector.Vector._operations  # pyright: ignore[reportPrivateUsage]
+    ops[ops.index(vector.PrintOp)] = PrintOp
+    vector.Vector._attributes.append(PrintPunctuationAttr)  # pyright: ignore[reportPrivateUsage]
+    vector.PrintOp = PrintOp
+
+
 def apply() -> None:
     """Installs every fix (once)."""
     global _applied
@@ -89,3 +251,5 @@ def apply() -> None:
     _fix_utf8_string_literals()
     _fix_execute_region_printer()
     _fix_int_for_float_options()
+    _fix_scf_for_result_types()
+    _fix_vector_print()

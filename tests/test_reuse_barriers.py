@@ -10,21 +10,22 @@ from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from gpu_alloc.transforms.reuse_barriers import insert_reuse_barriers
 from xdsl.dialects import gpu
 
-# (file, chunk): IREE's expected workgroup bytes (read off its CHECK lines; recorded for
-# the comparison in the README, not asserted), ours with insert-barriers=always. Ours is larger where the liveness analysis counts a view's
-# creation as a use (subviews made before the loop), or where a vector transfer's buffer is read
-# by every later stage (trivial_reuse).
+# (file, chunk): the case, IREE's expected workgroup bytes (read off its CHECK lines) and
+# ours with insert-barriers=always (measured, then checked by hand: see README's
+# insert-barriers section). Ours must never be larger than IREE's.
 IREE_TABLE = {
-    ("iree/gpu_reuse_shared_memory_allocs.mlir", 0): (1536, 1536),  # shared_memory_disjoint
-    ("iree/gpu_reuse_shared_memory_allocs.mlir", 1): (1536, 1664),  # ..._disjoint_subview
-    ("iree/gpu_reuse_shared_memory_allocs.mlir", 2): (1664, 1664),  # ..._joint_subview
-    ("iree/gpu_reuse_shared_memory_allocs.mlir", 3): (512, 3072),  # view_like_ops
-    ("iree/gpu_reuse_shared_memory_allocs.mlir", 4): (1024, 1024),  # select_alloc
-    ("iree/gpu_reuse_shared_memory_allocs.mlir", 5): (1024, 1024),  # select_alloc_with_if
-    ("iree/gpu_reuse_shared_memory_allocs.mlir", 6): (1024, 1024),  # alloc_with_if
-    ("iree/pack_shared_memory_alloc.mlir", 0): (1024, 1024),  # shared_memory_disjoint
-    ("iree/reuse_shared_memory_allocs.mlir", 0): (16384, 32768),  # trivial_reuse
-    ("iree/reuse_shared_memory_allocs.mlir", 1): (65536, 65536),  # trivial_non_reuse
+    ("iree/gpu_reuse_shared_memory_allocs.mlir", 0): ("shared_memory_disjoint", 1536, 1536),
+    ("iree/gpu_reuse_shared_memory_allocs.mlir", 1): ("shared_memory_disjoint_subview", 1536, 1536),
+    ("iree/gpu_reuse_shared_memory_allocs.mlir", 2): ("shared_memory_joint_subview", 1664, 1536),
+    ("iree/gpu_reuse_shared_memory_allocs.mlir", 3): ("view_like_ops", 512, 512),
+    ("iree/gpu_reuse_shared_memory_allocs.mlir", 4): ("select_alloc", 1024, 1024),
+    ("iree/gpu_reuse_shared_memory_allocs.mlir", 5): ("select_alloc_with_if", 1024, 1024),
+    ("iree/gpu_reuse_shared_memory_allocs.mlir", 6): ("alloc_with_if", 1024, 640),
+    ("iree/pack_shared_memory_alloc.mlir", 0): ("shared_memory_disjoint", 1024, 1024),
+    ("iree/reuse_shared_memory_allocs.mlir", 0): ("trivial_reuse", 16384, 16384),
+    ("iree/reuse_shared_memory_allocs.mlir", 1): ("trivial_non_reuse", 65536, 65536),
+    ("iree/reuse_shared_memory_allocs.mlir", 2): ("shared_reuse_scf_for", 32768, 32768),
+    ("iree/reuse_shared_memory_allocs.mlir", 3): ("shared_no_reuse_scf_for", 32768, 32768),
 }
 
 
@@ -32,7 +33,7 @@ def fused_shared_bytes(text: str, mode: str) -> int:
     module = corpus.parse(text)
     import_gpu_allocs(module)
     options = FuseGpuAllocsPass(insert_barriers=mode, max_shared_bytes=1 << 20)
-    insert_reuse_barriers(module, options, fuse_module)
+    insert_reuse_barriers(module, options)
     (report,) = fuse_module(module, options)
     return sum(s.plan.static_bytes for s in report.spaces if s.space == 3)
 
@@ -40,8 +41,11 @@ def fused_shared_bytes(text: str, mode: str) -> int:
 @pytest.mark.parametrize(("file", "chunk"), sorted(IREE_TABLE))
 def test_iree_reuse_cases(file: str, chunk: int):
     text = corpus.SPLIT.split((corpus.CORPUS / file).read_text())[chunk]
-    _, ours = IREE_TABLE[(file, chunk)]
-    assert fused_shared_bytes(text, "always") == ours
+    name, iree, ours = IREE_TABLE[(file, chunk)]
+    assert f"func.func @{name}(" in text
+    always = fused_shared_bytes(text, "always")
+    assert always == ours
+    assert always <= iree
     assert fused_shared_bytes(text, "never") >= ours
 
 
@@ -65,5 +69,5 @@ def test_no_barrier_when_it_would_not_save_bytes():
     module = corpus.parse(text)
     import_gpu_allocs(module)
     options = FuseGpuAllocsPass(insert_barriers="always")
-    assert insert_reuse_barriers(module, options, fuse_module) == []
+    assert insert_reuse_barriers(module, options) == []
     assert not any(isinstance(op, gpu.BarrierOp) for op in module.walk())

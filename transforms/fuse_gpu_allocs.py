@@ -131,7 +131,7 @@ class FuseGpuAllocsPass(ModulePass):
                 f"got {self.time_limit}"
             )
         print_fuse_remarks(op)  # what the pass leaves alone, never silently
-        inserted = insert_reuse_barriers(op, self, fuse_module)
+        inserted = insert_reuse_barriers(op, self)
         try:
             reports = fuse_module(op, self)
         except GpuAllocPassError:

@@ -245,8 +245,10 @@ def lifetime(alloc_op: Operation, value: SSAValue, stages: StageMap) -> Lifetime
         if access.kind in (UseKind.ESCAPE, UseKind.POINTER, UseKind.ALIAS):
             # Its contents may be used at any time.
             return stages.whole_kernel()
-        if access.kind is UseKind.META:
-            continue  # the shape only, never the contents
+        if access.kind in (UseKind.META, UseKind.VIEW):
+            # The shape only, or a new name for the storage: neither touches the
+            # contents (the view's own accesses are walked as accesses of `value`).
+            continue
         use = stages.stage_of.get(access.op)
         if use is None:
             return stages.whole_kernel()
