@@ -362,3 +362,102 @@ def test_deeply_nested_uniform_ifs_need_no_recursion(depth: int):
         backing = next(op for op in walk_ops(module) if isinstance(op, AllocOp))
         assert isinstance(backing.memref.type, MemRefType)
         assert backing.memref.type.get_shape() == (512,)  # X and Y do not share bytes
+
+
+# ---- a view's creation is not an access (issue 12 §3a) -------------------------------------
+
+
+def _view_kernel(view_use: str = "") -> str:
+    """X's subview is made first; Y is written and read, then X is written and read
+    through the view, each access one barrier apart. `view_use` goes right after the view."""
+    return f"""
+gpu.module @m {{
+  gpu.func @views(%out: memref<64xi32>) kernel {{
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %t = gpu.thread_id x
+    %t1 = arith.addi %t, %c1 : index
+    %r = arith.remui %t1, %c63 : index
+    %X = "gpu_alloc.alloc"() <{{name = "X"}}> : () -> memref<64xi32, 3 : i32>
+    %Y = "gpu_alloc.alloc"() <{{name = "Y"}}> : () -> memref<64xi32, 3 : i32>
+    %Xv = memref.subview %X[0] [64] [1] : memref<64xi32, 3 : i32> to memref<64xi32, strided<[1]>, 3 : i32>
+{view_use}
+    %ti = arith.index_cast %t : index to i32
+    memref.store %ti, %Y[%t] : memref<64xi32, 3 : i32>
+    gpu.barrier
+    %y = memref.load %Y[%r] : memref<64xi32, 3 : i32>
+    gpu.barrier
+    memref.store %y, %Xv[%t] : memref<64xi32, strided<[1]>, 3 : i32>
+    gpu.barrier
+    %x = memref.load %Xv[%r] : memref<64xi32, strided<[1]>, 3 : i32>
+    memref.store %x, %out[%t] : memref<64xi32>
+    gpu.return
+  }}
+}}
+"""
+
+
+def _lifetimes(text: str) -> dict[str, tuple[int, int]]:
+    module = parse_module(text)
+    kernel = next(kernels(module))
+    stages = stage_map(kernel)
+    found: dict[str, tuple[int, int]] = {}
+    for op in walk_ops(kernel):
+        if isinstance(op, AllocOp):
+            life = lifetime(op, op.memref, stages)
+            found[op.alloc_name.data] = (life.start, life.end)
+    return found
+
+
+def _shared_backing_bytes(module: ModuleOp) -> int:
+    backing = next(
+        op
+        for op in walk_ops(module)
+        if isinstance(op, AllocOp) and op.alloc_name.data == "shared_alloc"
+    )
+    assert isinstance(backing.memref.type, MemRefType)
+    return backing.memref.type.get_shape()[0]
+
+
+def test_a_view_made_early_does_not_keep_its_buffer_live():
+    """X lives from its first access through the view (stage 2), not from the view's
+    creation (stage 0): it shares Y's bytes, and the simulator finds no race."""
+    text = _view_kernel()
+    assert _lifetimes(text) == {"X": (2, 4), "Y": (0, 2)}
+    module = parse_module(text)
+    FuseGpuAllocsPass().apply(make_context(), module)
+    assert _shared_backing_bytes(module) == 256
+    launch = Launch(grid=(2,), block=(64,))
+    for pipeline in PIPELINES:
+        check_pipeline(text, launch, pipeline)
+
+
+@pytest.mark.parametrize(
+    "view_use",
+    [
+        "    %early = memref.load %Xv[%c1] : memref<64xi32, strided<[1]>, 3 : i32>",
+        '    "test.opaque"(%Xv) : (memref<64xi32, strided<[1]>, 3 : i32>) -> ()',
+        "    %Xc = memref.cast %Xv : memref<64xi32, strided<[1]>, 3 : i32> to "
+        "memref<?xi32, strided<[1]>, 3 : i32>\n"
+        '    "test.opaque"(%Xc) : (memref<?xi32, strided<[1]>, 3 : i32>) -> ()',
+    ],
+    ids=["read-through-the-view", "view-escapes", "view-of-view-escapes"],
+)
+def test_an_access_or_escape_through_a_view_still_counts(view_use: str):
+    """A read through the view in stage 0, or the view (or a view of it) escaping to an
+    op the table does not know, keeps X live where Y is: they get different bytes."""
+    lifetimes = _lifetimes(_view_kernel(view_use))
+    assert lifetimes["X"][0] == 0
+    assert lifetimes["X"][1] > lifetimes["Y"][0]
+
+
+def test_sharing_a_view_made_buffer_without_the_barrier_races():
+    """Without the barrier between Y's read and X's first write, X and Y at one offset
+    race: the check above would catch a lifetime that started too late."""
+    text = _view_kernel().replace(
+        "    gpu.barrier\n    memref.store %y, %Xv", "    memref.store %y, %Xv", 1
+    )
+    assert _lifetimes(text)["X"][0] == 1  # now in Y's last stage: no sharing
+    wrong = fuse_shared(text, {"X": 0, "Y": 0}, 256)
+    races = run(parse_module(wrong), Launch(grid=(1,), block=(64,))).races
+    assert frozenset({"Xv", "Y"}) in {frozenset(r.funcs) for r in races}  # X via its view

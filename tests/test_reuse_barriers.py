@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import corpus
 import pytest
+from differential import Launch, assert_same_behaviour, run
+from gpu_alloc.dialect.ops import AllocOp
 from gpu_alloc.transforms import FuseGpuAllocsPass
 from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module
+from gpu_alloc.transforms.gpu_buffers import fusable_kernels
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
-from gpu_alloc.transforms.reuse_barriers import insert_reuse_barriers
-from xdsl.dialects import gpu
+from gpu_alloc.transforms.reuse_barriers import (
+    InsertedBarrier,
+    candidate_gaps,
+    insert_reuse_barriers,
+)
+from xdsl.dialects import gpu, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.rewriter import Rewriter
 
 # (file, chunk): the case, IREE's expected workgroup bytes (read off its CHECK lines) and
 # ours with insert-barriers=always (measured, then checked by hand: see README's
@@ -71,3 +80,106 @@ def test_no_barrier_when_it_would_not_save_bytes():
     options = FuseGpuAllocsPass(insert_barriers="always")
     assert insert_reuse_barriers(module, options) == []
     assert not any(isinstance(op, gpu.BarrierOp) for op in module.walk())
+
+
+# ---- barriers inside uniform control flow, checked by the simulator ------------------------
+
+LOOP = """
+gpu.module @m {
+  gpu.func @loop(%out: memref<64xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c63 = arith.constant 63 : index
+    %t = gpu.thread_id x
+    %t1 = arith.addi %t, %c1 : index
+    %r = arith.remui %t1, %c63 : index
+    %ti = arith.index_cast %t : index to i32
+    scf.for %i = %c0 to %c3 step %c1 {
+      %A = "gpu_alloc.alloc"() <{name = "A"}> : () -> memref<64xi32, 3 : i32>
+      %B = "gpu_alloc.alloc"() <{name = "B"}> : () -> memref<64xi32, 3 : i32>
+      %ii = arith.index_cast %i : index to i32
+      %v = arith.addi %ti, %ii : i32
+      memref.store %v, %A[%t] : memref<64xi32, 3 : i32>
+      gpu.barrier
+      %a = memref.load %A[%r] : memref<64xi32, 3 : i32>
+      memref.store %a, %B[%t] : memref<64xi32, 3 : i32>
+      gpu.barrier
+      %b = memref.load %B[%r] : memref<64xi32, 3 : i32>
+      %o = memref.load %out[%t] : memref<64xi32>
+      %s = arith.addi %o, %b : i32
+      memref.store %s, %out[%t] : memref<64xi32>
+    }
+    gpu.return
+  }
+}
+"""
+"""A and B are made in the loop body; A is read in the stage where B is written, and the
+next iteration writes A while B may still be read. Sharing bytes needs a barrier between
+A's read and B's write *and* one on the back edge (a barrier at the body's start runs
+before every iteration's first access)."""
+
+
+def _fuse(text: str, insert_barriers: str) -> tuple[ModuleOp, list[InsertedBarrier]]:
+    module = corpus.parse(text)
+    options = FuseGpuAllocsPass(insert_barriers=insert_barriers)
+    inserted = insert_reuse_barriers(module, options)
+    fuse_module(module, options)
+    return module, inserted
+
+
+def _backing_bytes(module: ModuleOp) -> int:
+    backing = next(
+        op
+        for op in module.walk()
+        if isinstance(op, AllocOp) and op.alloc_name.data == "shared_alloc"
+    )
+    assert isinstance(backing.memref.type, MemRefType)
+    return backing.memref.type.get_shape()[0]
+
+
+def test_barriers_in_a_loop_body_buy_reuse_and_do_not_race():
+    module, inserted = _fuse(LOOP, insert_barriers="always")
+    assert _backing_bytes(module) == 256  # A and B share: 512 -> 256
+    assert [(b.after, b.bytes_before, b.bytes_after) for b in inserted] == [
+        ("after %a = memref.load in 'scf.for'", 512, 256),
+        ("after memref.store in 'scf.for'", 512, 256),  # the body's end: the back edge
+    ]
+    body = next(op for op in module.walk() if isinstance(op, scf.ForOp)).body.block
+    assert isinstance(list(body.ops)[-2], gpu.BarrierOp)
+    launch = Launch(grid=(2,), block=(64,))
+    original = corpus.parse(LOOP)
+    assert run(original, launch).races == []
+    assert_same_behaviour(original, module, launch, "insert-barriers=always")
+
+
+def test_without_the_back_edge_barrier_the_shared_bytes_race():
+    """The fused kernel minus the barrier at the body's end races across iterations (the
+    next iteration writes A over B while B may still be read), so the analysis must not
+    share A and B with the barrier after A's read alone."""
+    module, inserted = _fuse(LOOP, insert_barriers="always")
+    Rewriter.erase_op(inserted[-1].op)
+    races = run(module, Launch(grid=(1,), block=(64,))).races
+    assert frozenset({"A", "B"}) in {frozenset(r.funcs) for r in races}
+    alone = LOOP.replace("memref.store %a, %B", "gpu.barrier\n      memref.store %a, %B", 1)
+    assert _backing_bytes(_fuse(alone, insert_barriers="never")[0]) == 512
+
+
+@pytest.mark.parametrize(("limit", "expected"), [(600, 0), (300, 2), (200, 0)])
+def test_over_limit_inserts_only_what_makes_the_kernel_fit(limit: int, expected: int):
+    module = corpus.parse(LOOP)
+    options = FuseGpuAllocsPass(insert_barriers="over-limit", max_shared_bytes=limit)
+    assert len(insert_reuse_barriers(module, options)) == expected
+    assert len([op for op in module.walk() if isinstance(op, gpu.BarrierOp)]) == 2 + expected
+
+
+def test_no_barrier_under_thread_dependent_control():
+    """The same body under `scf.if` on the thread id: no position in it is offered."""
+    text = LOOP.replace(
+        "    scf.for %i = %c0 to %c3 step %c1 {",
+        "    %p = arith.cmpi ult, %t, %c63 : index\n    scf.if %p {\n"
+        "    scf.for %i = %c0 to %c3 step %c1 {",
+    ).replace("    }\n    gpu.return", "    }\n    }\n    gpu.return")
+    module = corpus.parse(text)
+    kernel = next(iter(fusable_kernels(module)))
+    assert [g for g in candidate_gaps(kernel) if g.block is not kernel.body.blocks[0]] == []
