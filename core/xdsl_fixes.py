@@ -46,6 +46,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 _applied = False
@@ -123,6 +124,11 @@ class PrintOp(IRDLOperation):
         op = cls(source, punctuation, text)
         op.attributes |= parser.parse_optional_attr_dict()
         return op
+
+    def verify_(self) -> None:
+        punctuated = self.punctuation is not None and self.punctuation.data != PrintPunctuation.NEWLINE
+        if self.string_literal is not None and (self.source is not None or punctuated):
+            raise VerifyException("a source or a punctuation cannot be printed with a string")
 
     def print(self, printer: Printer) -> None:
         if self.source is not None:
