@@ -126,7 +126,9 @@ class PrintOp(IRDLOperation):
         return op
 
     def verify_(self) -> None:
-        punctuated = self.punctuation is not None and self.punctuation.data != PrintPunctuation.NEWLINE
+        punctuated = (
+            self.punctuation is not None and self.punctuation.data != PrintPunctuation.NEWLINE
+        )
         if self.string_literal is not None and (self.source is not None or punctuated):
             raise VerifyException("a source or a punctuation cannot be printed with a string")
 
