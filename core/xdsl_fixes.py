@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import AnyFloatConstr, IndexType, IntegerType, StringAttr, VectorType
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute
+from xdsl.ir import TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     base,
@@ -199,7 +199,7 @@ def _fix_int_for_float_options() -> None:
     arg_spec._convert_arg_to_type = _convert_arg_to_type
 
 
-def _parse_result_types(parser: Parser) -> list[Attribute]:
+def _parse_result_types(parser: Parser) -> list[TypeAttribute]:
     """MLIR's function result types: `(t1, t2, ...)` or one type without parentheses."""
     types = parser.parse_optional_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
     return [parser.parse_type()] if types is None else types

@@ -15,7 +15,8 @@ Kinds, per operand position:
 - `VIEW`: some results are memrefs over the same storage (a view op's result, the
   result of an `arith.select` between buffers, the result of the `scf.if` an
   `scf.yield` feeds): `aliased_values` names them, and their uses are uses of the
-  storage. A select or an if makes a view of *every* candidate;
+  storage. Making a view touches no contents (lifetimes start at the first access
+  through it). A select or an if makes a view of *every* candidate;
 - `POINTER`: a `gpu_alloc.offset_pointer` into a backing;
 - `ALIAS`: a `gpu_alloc.alias` carved from a pointer.
 """
