@@ -225,10 +225,24 @@ class _Planner:
             bytes_ = self.shared_bytes(rest)
             if bytes_ is not None and bytes_ <= target:
                 kept = rest
-        final = self.shared_bytes(kept)
-        if final is None:
-            return []
-        without = [self.shared_bytes([g for g in kept if g is not gap]) for gap in kept]
+        return self.keep(kept, limit)
+
+    def keep(self, kept: list[Gap], limit: int | None) -> list[InsertedBarrier]:
+        """Inserts `kept`, after dropping any barrier that buys nothing in their company
+        (the packer is a heuristic: fewer barriers need not mean more bytes)."""
+        while True:
+            final = self.shared_bytes(kept)
+            if final is None or not kept:
+                return []
+            without = [self.shared_bytes([g for g in kept if g is not gap]) for gap in kept]
+            useless = [
+                gap
+                for gap, before in zip(kept, without, strict=True)
+                if before is not None and before <= (final if limit is None else limit)
+            ]
+            if not useless:
+                break
+            kept = [g for g in kept if g is not useless[-1]]
         name = self.kernel.sym_name.data
         return [
             InsertedBarrier(name, gap.describe(self.kernel), before or final, final, gap.insert())
