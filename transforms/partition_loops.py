@@ -182,7 +182,7 @@ class _Partitioner:
             cloned = mapping[comparison.cmp.result].owner
             assert isinstance(cloned, arith.CmpiOp)
             folds.append((cloned, below == comparison.prefix))
-        fold_to_constants(folds)
+        fold_to_constants(clone.body, folds)
         self.created.append(clone)
         return clone
 
