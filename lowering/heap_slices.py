@@ -49,17 +49,28 @@ def alignment_of(alloc: AllocOp) -> int:
     return 1 if alloc.alignment is None else alloc.alignment.value.data
 
 
-def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
-    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
-    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1 and alloc.dynamic_sizes:
-        return [], alloc.dynamic_sizes[0]
-    static_part = element_bytes(memref_type.element_type)
-    if static_part is None:
+def _is_byte_buffer(alloc: AllocOp, memref_type: MemRefType) -> bool:
+    shape = memref_type.get_shape()
+    return memref_type.element_type == i8 and len(shape) == 1 and bool(alloc.dynamic_sizes)
+
+
+def check_byte_size(alloc: AllocOp, memref_type: MemRefType) -> None:
+    """Raises unless `byte_size_value` can compute the allocation's byte size."""
+    if not _is_byte_buffer(alloc, memref_type) and element_bytes(memref_type.element_type) is None:
         raise GpuAllocPassError(
             f"allocation '{alloc.alloc_name.data}' has element type "
             f"{memref_type.element_type}, whose size in bytes is unknown",
             alloc,
         )
+
+
+def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
+    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
+    if _is_byte_buffer(alloc, memref_type):
+        return [], alloc.dynamic_sizes[0]
+    check_byte_size(alloc, memref_type)
+    static_part = element_bytes(memref_type.element_type)
+    assert static_part is not None
     for dim in memref_type.get_shape():
         if dim != DYNAMIC_INDEX:
             static_part *= dim
