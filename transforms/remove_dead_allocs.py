@@ -189,7 +189,7 @@ class RemoveDeadAllocsPass(ModulePass):
 
     @staticmethod
     def _remove_one_round(module: ModuleOp) -> bool:
-        dead = {op for op in _storage_ops(module) if not is_read(op.memref)}
+        dead: set[Operation] = {op for op in _storage_ops(module) if not is_read(op.memref)}
         if dead:
             pattern = DropDeadStorage(dead)
             PatternRewriteWalker(pattern, listener=pattern.listener()).rewrite_module(module)
