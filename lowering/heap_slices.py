@@ -20,6 +20,7 @@ from gpu_alloc.dialect import HEAP_ARGUMENT_TYPE, AllocOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, IndexType, MemRefType, i8
 from xdsl.ir import Operation, SSAValue
@@ -49,17 +50,28 @@ def alignment_of(alloc: AllocOp) -> int:
     return 1 if alloc.alignment is None else alloc.alignment.value.data
 
 
-def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
-    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
-    if memref_type.element_type == i8 and len(memref_type.get_shape()) == 1 and alloc.dynamic_sizes:
-        return [], alloc.dynamic_sizes[0]
-    static_part = element_bytes(memref_type.element_type)
-    if static_part is None:
+def _is_byte_buffer(alloc: AllocOp, memref_type: MemRefType) -> bool:
+    shape = memref_type.get_shape()
+    return memref_type.element_type == i8 and len(shape) == 1 and bool(alloc.dynamic_sizes)
+
+
+def check_byte_size(alloc: AllocOp, memref_type: MemRefType) -> None:
+    """Raises unless `byte_size_value` can compute the allocation's byte size."""
+    if not _is_byte_buffer(alloc, memref_type) and element_bytes(memref_type.element_type) is None:
         raise GpuAllocPassError(
             f"allocation '{alloc.alloc_name.data}' has element type "
             f"{memref_type.element_type}, whose size in bytes is unknown",
             alloc,
         )
+
+
+def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
+    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
+    if _is_byte_buffer(alloc, memref_type):
+        return [], alloc.dynamic_sizes[0]
+    check_byte_size(alloc, memref_type)
+    static_part = element_bytes(memref_type.element_type)
+    assert static_part is not None
     for dim in memref_type.get_shape():
         if dim != DYNAMIC_INDEX:
             static_part *= dim
@@ -71,15 +83,13 @@ def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Opera
     return ops, size
 
 
-def _round_up_value(ops: list[Operation], value: SSAValue, alignment: int) -> SSAValue:
-    """Appends to `ops` the computation of `value` rounded up to `alignment`."""
-    bump = arith.ConstantOp.from_int_and_width(alignment - 1, IndexType())
-    step = arith.ConstantOp.from_int_and_width(alignment, IndexType())
-    bumped = arith.AddiOp(value, bump)
-    quotient = arith.DivUIOp(bumped, step)
-    rounded = arith.MuliOp(quotient, step)
-    ops += [bump, step, bumped, quotient, rounded]
-    return rounded.result
+def _round_up_value(builder: Builder, value: SSAValue, alignment: int) -> SSAValue:
+    """Inserts the computation of `value` rounded up to `alignment`."""
+    bump = builder.insert(arith.ConstantOp.from_int_and_width(alignment - 1, IndexType()))
+    step = builder.insert(arith.ConstantOp.from_int_and_width(alignment, IndexType()))
+    bumped = builder.insert(arith.AddiOp(value, bump))
+    quotient = builder.insert(arith.DivUIOp(bumped, step))
+    return builder.insert(arith.MuliOp(quotient, step)).result
 
 
 def _add_heap_argument(func: gpu.FuncOp) -> SSAValue:
@@ -108,9 +118,11 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         alloc = dynamic[0]
         memref_type = alloc.memref.type
         assert isinstance(memref_type, MemRefType)
-        ops, size = byte_size_value(alloc, memref_type)
-        stride = _round_up_value(ops, size, max(HEAP_SLICE_ALIGNMENT, alignment_of(alloc)))
-        _replace_by_slices([alloc], [0], argument, stride, ops, InsertPoint.before(alloc))
+        builder = Builder(InsertPoint.before(alloc))
+        size_ops, size = byte_size_value(alloc, memref_type)
+        builder.insert(size_ops)
+        stride = _round_up_value(builder, size, max(HEAP_SLICE_ALIGNMENT, alignment_of(alloc)))
+        _replace_by_slices(builder, [alloc], [0], argument, stride)
         return HeapArgument(argument, f"heap {names}", stride, (0,))
     offsets: list[int] = []
     end, alignment = 0, HEAP_SLICE_ALIGNMENT
@@ -124,46 +136,43 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         offsets.append(round_up(end, slot_alignment))
         end = offsets[-1] + size
     stride = round_up(end, alignment)
-    ops: list[Operation] = [arith.ConstantOp.from_int_and_width(stride, IndexType())]
-    where = InsertPoint.at_start(func.body.blocks[0])
-    _replace_by_slices(allocs, offsets, argument, ops[0].results[0], ops, where)
+    builder = Builder(InsertPoint.at_start(func.body.blocks[0]))
+    stride_value = builder.insert(arith.ConstantOp.from_int_and_width(stride, IndexType()))
+    _replace_by_slices(builder, allocs, offsets, argument, stride_value.result)
     return HeapArgument(argument, f"heap {names}", stride, tuple(offsets))
 
 
 def _replace_by_slices(
+    builder: Builder,
     allocs: Sequence[AllocOp],
     offsets: Sequence[int],
     argument: SSAValue,
     stride: SSAValue,
-    ops: list[Operation],
-    where: InsertPoint,
 ) -> None:
-    """Replaces each alloc by a view at `linear_block_id * stride + offset`."""
-
-    def emit(op: Operation) -> SSAValue:
-        ops.append(op)
-        return op.results[0]
+    """Replaces each alloc by a view at `linear_block_id * stride + offset`, the ops
+    inserted by `builder`."""
 
     def dimension(op_type: type[gpu.BlockIdOp] | type[gpu.GridDimOp], dim: str) -> SSAValue:
-        return emit(op_type(gpu.DimensionAttr(gpu.DimensionEnum(dim))))
+        return builder.insert(op_type(gpu.DimensionAttr(gpu.DimensionEnum(dim)))).result
 
     bx, by, bz = (dimension(gpu.BlockIdOp, d) for d in ("x", "y", "z"))
     gx, gy = (dimension(gpu.GridDimOp, d) for d in ("x", "y"))
-    linear = emit(arith.MuliOp(gy, bz))
-    linear = emit(arith.AddiOp(by, linear))
-    linear = emit(arith.MuliOp(gx, linear))
-    linear = emit(arith.AddiOp(bx, linear))
-    base = emit(arith.MuliOp(linear, stride))
+    linear = builder.insert(arith.MuliOp(gy, bz)).result
+    linear = builder.insert(arith.AddiOp(by, linear)).result
+    linear = builder.insert(arith.MuliOp(gx, linear)).result
+    linear = builder.insert(arith.AddiOp(bx, linear)).result
+    base = builder.insert(arith.MuliOp(linear, stride)).result
     base.name_hint = "heap_slice"
     for alloc, offset in zip(allocs, offsets, strict=True):
         shift = base
         if offset:
-            constant = emit(arith.ConstantOp.from_int_and_width(offset, IndexType()))
-            shift = emit(arith.AddiOp(base, constant))
-        view = emit(memref.ViewOp(argument, shift, list(alloc.dynamic_sizes), alloc.memref.type))
+            constant = builder.insert(arith.ConstantOp.from_int_and_width(offset, IndexType()))
+            shift = builder.insert(arith.AddiOp(base, constant)).result
+        view = builder.insert(
+            memref.ViewOp(argument, shift, list(alloc.dynamic_sizes), alloc.memref.type)
+        ).result
         view.name_hint = alloc.memref.name_hint
         alloc.memref.replace_all_uses_with(view)
-    Rewriter.insert_op(ops, where)
     for alloc in allocs:
         Rewriter.erase_op(alloc)
 
@@ -172,9 +181,9 @@ def heap_total(
     heap: HeapArgument, values: LaunchValueBuilder, launch: gpu.LaunchFuncOp
 ) -> SSAValue:
     """`stride * gx * gy * gz` bytes, computed in front of `launch`."""
+    builder = Builder(InsertPoint.before(launch))
     if isinstance(heap.stride, int):
-        constant = arith.ConstantOp.from_int_and_width(heap.stride, IndexType())
-        Rewriter.insert_op(constant, InsertPoint.before(launch))
+        constant = builder.insert(arith.ConstantOp.from_int_and_width(heap.stride, IndexType()))
         total: SSAValue = constant.result
     else:
         total = values.value(heap.stride)
@@ -182,9 +191,6 @@ def heap_total(
         values.value(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum(d))).result)
         for d in ("x", "y", "z")
     ]
-    ops: list[Operation] = []
     for blocks in grid:
-        ops.append(arith.MuliOp(total, blocks))
-        total = ops[-1].results[0]
-    Rewriter.insert_op(ops, InsertPoint.before(launch))
+        total = builder.insert(arith.MuliOp(total, blocks)).result
     return total

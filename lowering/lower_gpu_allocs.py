@@ -29,6 +29,12 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
   or `memref.alloca`; the kernel, as `gpu_alloc.heap_layout`, for a heap argument)
   carries the `gpu_alloc.layout` record of the Funcs in it (`gpu_alloc.dialect.layout`).
 
+The shared and private allocations are rewritten by the `RewritePattern`s of
+`gpu_alloc.lowering.alloc_patterns` (one walk per kernel, after every diagnostic they
+could meet is raised); the heap slice, which places all of a kernel's heap
+allocations together, is `gpu_alloc.lowering.heap_slices`; launch sites are
+rewritten here.
+
 A dynamic shared or heap size that depends on a thread id, a region argument or
 memory is refused (`block_sizes.size_slice`, the rule fuse-gpu-allocs applies).
 
@@ -41,7 +47,6 @@ running `flatten-aliases` (so `-p lower-gpu-allocs` on fused IR equals
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -58,44 +63,31 @@ from gpu_alloc.dialect import (
     set_heap_bytes_per_block,
 )
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
-from gpu_alloc.lowering.heap_slices import (
-    HeapArgument,
-    alignment_of,
-    byte_size_value,
-    heap_total,
-    lower_heap,
+from gpu_alloc.lowering.alloc_patterns import (
+    DYNAMIC_SHARED_BYTES,
+    DynamicShared,
+    KernelAllocs,
+    lower_shared_and_private,
 )
+from gpu_alloc.lowering.heap_slices import HeapArgument, heap_total, lower_heap
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
-from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
-from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.block_sizes import size_slice
-from gpu_alloc.transforms.layout_record import keep_layout, shifted_layout, single_func_layout
+from gpu_alloc.transforms.layout_record import shifted_layout, single_func_layout
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    IndexType,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
-    StringAttr,
     UnitAttr,
     i8,
     i32,
-    i64,
 )
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-MIN_SHARED_ALIGNMENT = 16
-"""Shared globals are aligned to at least this (the widest vector access, `ld.shared.v4`)."""
-
-DYNAMIC_SHARED_BYTES = "gpu_alloc.dynamic_shared_bytes"
-"""On a kernel whose dynamic shared memory has a static size (a backing above 48 KiB):
-that size, for a host outside the module (the launch's `sharedMemBytes`, and the
-`cudaFuncAttributeMaxDynamicSharedMemorySize` opt-in)."""
+__all__ = ["CONTAINER_MODULE", "DYNAMIC_SHARED_BYTES", "LowerGpuAllocsPass"]
 
 CONTAINER_MODULE = "gpu.container_module"
 """MLIR requires this on the module that holds `gpu.launch_func`s and their kernels."""
@@ -113,29 +105,6 @@ def _kernel_launches(module: ModuleOp) -> dict[tuple[str, str], list[gpu.LaunchF
     return launches
 
 
-def _unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
-    taken = {
-        sym.data
-        for op in gpu_module.body.ops
-        if isinstance(
-            sym := op.attributes.get("sym_name", op.properties.get("sym_name")), StringAttr
-        )
-    }
-    # Symbols become PTX identifiers: a Func name like "é" is spelled with '_'.
-    wanted = re.sub(r"[^A-Za-z0-9_$]", "_", wanted)
-    name, suffix = wanted, 0
-    while name in taken:
-        suffix += 1
-        name = f"{wanted}_{suffix}"
-    return name
-
-
-@dataclass
-class _DynamicShared:
-    size: SSAValue
-    what: str
-
-
 class _KernelLowering:
     """Lowers the `gpu_alloc` ops of one `gpu.func`."""
 
@@ -150,7 +119,7 @@ class _KernelLowering:
         self.launches = launches
         self.entry = func.body.blocks[0]
         self.heap: HeapArgument | None = None
-        self.dynamic_shared: _DynamicShared | None = None
+        self.dynamic_shared: DynamicShared | None = None
 
     @property
     def kernel_name(self) -> str:
@@ -159,21 +128,18 @@ class _KernelLowering:
     def run(self) -> None:
         if self.func.kernel is not None:
             self.func.attributes["gpu.kernel"] = UnitAttr()
-        for dealloc in [op for op in self.func.walk() if isinstance(op, DeallocOp)]:
-            Rewriter.erase_op(dealloc)
         allocs = [op for op in self.func.walk() if isinstance(op, AllocOp)]
         for alloc in allocs:
             if alloc.space != MemorySpace.PRIVATE:
                 size_slice(alloc, self.entry)  # one size per block, or a diagnostic
-        per_block_heap: list[AllocOp] = []
-        for alloc in allocs:
-            match alloc.space:
-                case MemorySpace.SHARED:
-                    self._lower_shared(alloc)
-                case MemorySpace.PRIVATE:
-                    self._lower_private(alloc)
-                case _:
-                    per_block_heap.append(alloc)
+        kernel = KernelAllocs(self.func, self.gpu_module, self.entry)
+        lower_shared_and_private(kernel, allocs)
+        self.dynamic_shared = kernel.dynamic_shared
+        per_block_heap = [
+            alloc
+            for alloc in allocs
+            if alloc.space not in (MemorySpace.SHARED, MemorySpace.PRIVATE)
+        ]
         if per_block_heap:
             records = [single_func_layout(alloc, self.func) for alloc in per_block_heap]
             self.heap = lower_heap(self.func, per_block_heap)
@@ -183,79 +149,6 @@ class _KernelLowering:
         for launch in self.launches:
             self._rewrite_launch(launch)
         self._record_heap_bytes()
-
-    # -- shared ---------------------------------------------------------------------
-
-    def _lower_shared(self, alloc: AllocOp) -> None:
-        memref_type = alloc.memref.type
-        assert isinstance(memref_type, MemRefType)
-        if alloc.dynamic_sizes or (static_byte_size(memref_type) or 0) > STATIC_SHARED_LIMIT:
-            # Above 48 KiB only dynamic shared memory is allowed (with the launch's
-            # cudaFuncAttributeMaxDynamicSharedMemorySize opt-in).
-            self._lower_dynamic_shared(alloc, memref_type)
-            return
-        symbol = _unique_symbol(self.gpu_module, f"{self.kernel_name}__{alloc.alloc_name.data}")
-        global_op = memref.GlobalOp.get(
-            StringAttr(symbol),
-            memref_type,
-            UnitAttr(),
-            alignment=max(MIN_SHARED_ALIGNMENT, alignment_of(alloc)),
-        )
-        keep_layout(global_op, single_func_layout(alloc, self.func))
-        Rewriter.insert_op(global_op, InsertPoint.before(self.func))
-        Rewriter.replace_op(alloc, memref.GetGlobalOp(symbol, memref_type))
-
-    def _lower_dynamic_shared(self, alloc: AllocOp, memref_type: MemRefType) -> None:
-        """The kernel's one dynamic shared allocation (a fused i8 backing, or a lone
-        Func that fuse-gpu-allocs kept as it is) becomes a view of the block's dynamic
-        shared memory, whose byte size each launch computes."""
-        if self.dynamic_shared is not None:
-            raise GpuAllocPassError(
-                f"kernel '{self.kernel_name}' has more than one dynamic shared allocation "
-                f"('{alloc.alloc_name.data}' among them): run fuse-gpu-allocs first, so "
-                "that one backing holds all dynamic shared memory",
-                alloc,
-            )
-        if any(is_dynamic_shared_memory(o) for o in self.func.walk()):
-            raise GpuAllocPassError(
-                f"kernel '{self.kernel_name}' lays out gpu.dynamic_shared_memory itself, so "
-                f"'{alloc.alloc_name.data}' cannot be placed in it too",
-                alloc,
-            )
-        size_ops, byte_size = byte_size_value(alloc, memref_type)
-        self.dynamic_shared = _DynamicShared(byte_size, f"'{alloc.alloc_name.data}'")
-        if not alloc.dynamic_sizes:
-            static_bytes = static_byte_size(memref_type) or 0
-            self.func.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(static_bytes, i64)
-        base = DynamicSharedMemoryOp()
-        keep_layout(base, single_func_layout(alloc, self.func))
-        cast = memref.MemorySpaceCastOp(
-            base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
-        )
-        zero = arith.ConstantOp.from_int_and_width(0, IndexType())
-        view = memref.ViewOp(cast.dest, zero, list(alloc.dynamic_sizes), memref_type)
-        Rewriter.replace_op(alloc, [*size_ops, base, cast, zero, view])
-
-    # -- private --------------------------------------------------------------------
-
-    def _lower_private(self, alloc: AllocOp) -> None:
-        memref_type = alloc.memref.type
-        assert isinstance(memref_type, MemRefType)
-        alignment = None if alloc.alignment is None else alloc.alignment.value.data
-        alloca = memref.AllocaOp.get(
-            memref_type.element_type,
-            alignment=alignment,
-            shape=memref_type.get_shape(),
-            dynamic_sizes=list(alloc.dynamic_sizes),
-            layout=memref_type.layout,
-            memory_space=memref_type.memory_space,
-        )
-        keep_layout(alloca, single_func_layout(alloc, self.func))
-        if alloc.dynamic_sizes:
-            Rewriter.replace_op(alloc, alloca)
-            return
-        Rewriter.insert_op(alloca, InsertPoint.at_start(self.entry))
-        Rewriter.replace_op(alloc, [], [alloca.memref])
 
     # -- heap -----------------------------------------------------------------------
 

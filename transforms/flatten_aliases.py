@@ -34,7 +34,12 @@ from xdsl.dialects import memref, vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 
 def _backing_alignment(backing: SSAValue) -> int:
@@ -69,31 +74,37 @@ def check_flattenable(alias: AliasOp) -> None:
         )
 
 
-def flatten_alias(alias: AliasOp) -> None:
-    check_flattenable(alias)
-    pointer_op = alias.pointer.owner
-    assert isinstance(pointer_op, OffsetPointerOp)
-    memref_type = alias.memref.type
-    assert isinstance(memref_type, MemRefType)
-    view = memref.ViewOp(
-        pointer_op.backing, pointer_op.offset, list(alias.dynamic_sizes), memref_type
-    )
-    view.result.name_hint = alias.memref.name_hint
-    Rewriter.insert_op(view, InsertPoint.before(alias))
-    shift_alignment = min(
-        known_alignment(pointer_op.offset), _backing_alignment(pointer_op.backing)
-    )
-    for use in list(alias.memref.uses):
-        user = use.operation
-        if isinstance(user, DeallocOp):
-            Rewriter.erase_op(user)
-        elif takes_alignment(user):
-            alignment = min(shift_alignment, _own_alignment(user, memref_type))
-            user.attributes["alignment"] = IntegerAttr(lowest_set_bit(alignment), 64)
-    alias.memref.replace_all_uses_with(view.result)
-    Rewriter.erase_op(alias)
-    if not pointer_op.pointer.uses:
-        Rewriter.erase_op(pointer_op)
+class FlattenAlias(RewritePattern):
+    """`gpu_alloc.alias(offset_pointer(b, off))` -> `memref.view b[off][sizes]`.
+
+    Drops the alias's deallocs, re-derives the `alignment` of every access through it,
+    and erases the pointer once nothing else uses it. The alias must have passed
+    `check_flattenable` (the pass checks every alias before the first rewrite)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, alias: AliasOp, rewriter: PatternRewriter):
+        pointer_op = alias.pointer.owner
+        memref_type = alias.memref.type
+        if not isinstance(pointer_op, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
+            return
+        view = memref.ViewOp(
+            pointer_op.backing, pointer_op.offset, list(alias.dynamic_sizes), memref_type
+        )
+        view.result.name_hint = alias.memref.name_hint
+        shift_alignment = min(
+            known_alignment(pointer_op.offset), _backing_alignment(pointer_op.backing)
+        )
+        for use in list(alias.memref.uses):
+            user = use.operation
+            if isinstance(user, DeallocOp):
+                rewriter.erase(user)
+            elif takes_alignment(user):
+                alignment = min(shift_alignment, _own_alignment(user, memref_type))
+                user.attributes["alignment"] = IntegerAttr(lowest_set_bit(alignment), 64)
+                rewriter.notify_op_modified(user)
+        rewriter.replace(alias, view)
+        if not pointer_op.pointer.uses:
+            rewriter.erase(pointer_op)
 
 
 @dataclass(frozen=True)
@@ -107,5 +118,5 @@ class FlattenAliasesPass(ModulePass):
         for alias in aliases:
             check_flattenable(alias)  # every diagnostic before the first change
         record_alias_layouts(op)
-        for alias in aliases:
-            flatten_alias(alias)
+        if aliases:
+            PatternRewriteWalker(FlattenAlias(), apply_recursively=False).rewrite_module(op)

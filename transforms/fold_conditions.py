@@ -1,114 +1,140 @@
 """Replace comparisons by known truth values and fold the branches they decide.
 
-`fold_to_constants` turns each given `arith.cmpi` into an `arith.constant` of `i1`,
-then folds what that makes trivial: `arith.andi`/`ori` with a constant operand,
-`arith.select` with a constant condition, and `scf.if` with a constant condition
-(the taken region is inlined in place of the `if`, the other one dropped).
+`fold_to_constants` turns each given `arith.cmpi` into an `arith.constant` of `i1`
+(`KnownComparison`), then folds what that makes trivial with xDSL's canonicalization
+patterns: `arith.andi`/`ori` with a constant operand (`SignlessIntegerBinaryOperation-
+ConstantProp` moves it to the right, `...ZeroOrUnitRight` folds `and x, false` and
+`or x, false`), `arith.select` with a constant condition (`SelectConstPattern`) and
+`scf.if` with a constant condition (`IfPropagateConstantCondition`: the taken region
+is inlined in place of the `if`, the other one dropped). xDSL 0.75 lacks the other
+half of the boolean identities, `and x, true -> x` and `or x, true -> true`:
+`BooleanRightConstant` adds it.
+
+Only decided values are folded: a pattern fires on an op only when one of the operands
+it folds on is a constant that replaced a given comparison (or that such a fold
+produced), and the effect-free ops that only the folded ops used are erased with
+them. The rest of the region (other constants, dead code that was there before) is
+left as it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpu_alloc.transforms.iv_conditions import constant_int
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i1
 from xdsl.ir import Operation, Region, SSAValue
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriterListener,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.canonicalization_patterns.arith import (
+    SelectConstPattern,
+    SignlessIntegerBinaryOperationConstantProp,
+    SignlessIntegerBinaryOperationZeroOrUnitRight,
+)
+from xdsl.transforms.canonicalization_patterns.scf import IfPropagateConstantCondition
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 
-def _bool_constant(value: bool, before: Operation) -> SSAValue:
-    const = arith.ConstantOp(IntegerAttr(int(value), i1))
-    Rewriter.insert_op(const, InsertPoint.before(before))
-    return const.result
+class BooleanRightConstant(RewritePattern):
+    """`arith.andi x, true` -> x and `arith.ori x, true` -> true on `i1`: the halves of
+    the boolean identities that xDSL 0.75's `ZeroOrUnitRight` does not fold."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AndIOp | arith.OrIOp, rewriter: PatternRewriter):
+        if op.result.type != i1 or not const_evaluate_operand(op.rhs):
+            return
+        kept = op.lhs if isinstance(op, arith.AndIOp) else op.rhs
+        rewriter.replace(op, (), (kept,))
 
 
-def _outside_operands(region: Region) -> list[SSAValue]:
-    """Values used in `region` but defined outside it."""
-    return [
-        operand
-        for op in region.walk()
-        for operand in op.operands
-        if not region.is_ancestor(operand.owner)
-    ]
+class KnownComparison(RewritePattern):
+    """Replaces each given `arith.cmpi` by an `i1` constant of its known truth value."""
+
+    def __init__(self, truths: dict[arith.CmpiOp, bool]):
+        self.truths = truths
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter):
+        if (value := self.truths.pop(op, None)) is None:
+            return
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(int(value), i1)))
 
 
-def _inline_if(if_op: scf.IfOp, taken: bool) -> None:
-    region = if_op.true_region if taken else if_op.false_region
-    dropped = if_op.false_region if taken else if_op.true_region
-    freed = _outside_operands(dropped)
-    _inline_region(if_op, region)
-    for value in freed:
-        _erase_if_dead(value)
+_BRANCH_FOLDS = GreedyRewritePatternApplier(
+    [
+        SignlessIntegerBinaryOperationConstantProp(),
+        SignlessIntegerBinaryOperationZeroOrUnitRight(),
+        BooleanRightConstant(),
+        SelectConstPattern(),
+        IfPropagateConstantCondition(),
+    ],
+    dce_enabled=False,
+)
 
 
-def _inline_region(if_op: scf.IfOp, region: Region) -> None:
-    if not region.blocks:
-        Rewriter.erase_op(if_op)
+def _folded_operands(op: Operation) -> Sequence[SSAValue]:
+    """The operands whose constant value the branch folds act on."""
+    if isinstance(op, arith.AndIOp | arith.OrIOp) and op.result.type == i1:
+        return (op.lhs, op.rhs)
+    if isinstance(op, arith.SelectOp | scf.IfOp):
+        return (op.cond,)
+    return ()
+
+
+def _is_bool_constant(value: SSAValue | None) -> bool:
+    return (
+        value is not None
+        and isinstance(value.owner, arith.ConstantOp)
+        and value.type == IntegerType(1)
+    )
+
+
+class _DecidedFolds(RewritePattern):
+    """Applies the folds to ops that use a decided value, and erases the ops that
+    became dead because a fold removed one of their uses."""
+
+    def __init__(self, truths: dict[arith.CmpiOp, bool]):
+        self.known = KnownComparison(truths)
+        self.decided: set[SSAValue] = set()
+        self.freed: set[Operation] = set()
+
+    def listener(self) -> PatternRewriterListener:
+        return PatternRewriterListener(
+            operation_removal_handler=[self._removed],
+            operation_replacement_handler=[self._replaced],
+        )
+
+    def _removed(self, op: Operation) -> None:
+        for nested in op.walk():
+            self.freed.update(
+                operand.owner for operand in nested.operands if isinstance(operand.owner, Operation)
+            )
+
+    def _replaced(self, op: Operation, new_results: Sequence[SSAValue | None]) -> None:
+        if isinstance(op, arith.CmpiOp) or any(v in self.decided for v in _folded_operands(op)):
+            self.decided.update(v for v in new_results if v is not None and _is_bool_constant(v))
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op in self.freed and op.parent is not None and is_trivially_dead(op):
+            self.freed.discard(op)
+            rewriter.erase(op)
+        elif isinstance(op, arith.CmpiOp):
+            self.known.match_and_rewrite(op, rewriter)
+        elif any(value in self.decided for value in _folded_operands(op)):
+            _BRANCH_FOLDS.match_and_rewrite(op, rewriter)
+
+
+def fold_to_constants(region: Region, comparisons: Sequence[tuple[arith.CmpiOp, bool]]) -> None:
+    """Replace each comparison (all in `region`) by its truth value and fold the
+    branches it decides."""
+    if not comparisons:
         return
-    block = region.block
-    terminator = block.last_op
-    assert isinstance(terminator, scf.YieldOp)
-    yielded = tuple(terminator.operands)
-    Rewriter.erase_op(terminator, safe_erase=False)
-    Rewriter.inline_block(block, InsertPoint.before(if_op))
-    for result, value in zip(if_op.results, yielded, strict=True):
-        result.replace_all_uses_with(value)
-    Rewriter.erase_op(if_op)
-
-
-def _erase_if_dead(value: SSAValue) -> None:
-    """Erase the definition of `value` if nothing uses it, then its operands' ones."""
-    owner = value.owner
-    if isinstance(owner, Operation) and owner.parent is not None and is_trivially_dead(owner):
-        operands = tuple(owner.operands)
-        Rewriter.erase_op(owner)
-        for operand in operands:
-            _erase_if_dead(operand)
-
-
-def _fold_user(op: Operation, constant: SSAValue, value: bool) -> list[SSAValue]:
-    """Fold one user of a constant i1; returns the new constants it produced."""
-    if isinstance(op, arith.AndIOp | arith.OrIOp):
-        other = op.rhs if op.lhs is constant else op.lhs
-        absorbing = isinstance(op, arith.OrIOp)  # `or true` / `and false`
-        if value == absorbing:
-            op.result.replace_all_uses_with(constant)
-            Rewriter.erase_op(op)
-            _erase_if_dead(other)
-            return [constant]
-        op.result.replace_all_uses_with(other)
-        Rewriter.erase_op(op)
-        return [other] if constant_int(other) is not None else []
-    if isinstance(op, arith.SelectOp) and op.cond is constant:
-        dropped = op.rhs if value else op.lhs
-        op.result.replace_all_uses_with(op.lhs if value else op.rhs)
-        Rewriter.erase_op(op)
-        _erase_if_dead(dropped)
-        return []
-    if isinstance(op, scf.IfOp):
-        _inline_if(op, value)
-    return []
-
-
-def fold_to_constants(comparisons: Sequence[tuple[arith.CmpiOp, bool]]) -> None:
-    """Replace each comparison by its truth value and fold the branches it decides."""
-    worklist: list[SSAValue] = []
-    for cmp, value in comparisons:
-        const = _bool_constant(value, cmp)
-        cmp.result.replace_all_uses_with(const)
-        operands = tuple(cmp.operands)
-        Rewriter.erase_op(cmp)
-        for operand in operands:
-            _erase_if_dead(operand)
-        worklist.append(const)
-    while worklist:
-        constant = worklist.pop()
-        known = constant_int(constant)
-        if known is None:
-            continue
-        for use in tuple(constant.uses):
-            if use.operation.parent is not None:
-                worklist.extend(_fold_user(use.operation, constant, bool(known & 1)))
-        _erase_if_dead(constant)
+    folds = _DecidedFolds(dict(comparisons))
+    PatternRewriteWalker(folds, listener=folds.listener()).rewrite_region(region)

@@ -15,6 +15,7 @@ from gpu_alloc.transforms.iv_conditions import (
     find_iv_comparisons,
 )
 from gpu_alloc.transforms.kernel_ir import ThreadDependence, contains_barrier
+from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
@@ -27,10 +28,12 @@ Value = SSAValue | int
 
 
 class _BoundBuilder:
-    """Emits the split-point arithmetic before the loop, folding constants."""
+    """Emits the split-point arithmetic before the loop (with an xDSL `Builder`),
+    folding constants."""
 
     def __init__(self, loop: scf.ForOp):
         self.loop = loop
+        self.builder = Builder(InsertPoint.before(loop))
         loop_type = loop.lb.type
         assert isinstance(loop_type, IndexType | IntegerType)
         self.type: IndexType | IntegerType = loop_type
@@ -41,8 +44,7 @@ class _BoundBuilder:
         return constant_before(self.loop, IntegerAttr(value, self.type))
 
     def emit(self, op: Operation) -> SSAValue:
-        Rewriter.insert_op(op, InsertPoint.before(self.loop))
-        return op.results[0]
+        return self.builder.insert(op).results[0]
 
     @staticmethod
     def known(value: Value) -> int | None:
@@ -182,7 +184,7 @@ class _Partitioner:
             cloned = mapping[comparison.cmp.result].owner
             assert isinstance(cloned, arith.CmpiOp)
             folds.append((cloned, below == comparison.prefix))
-        fold_to_constants(folds)
+        fold_to_constants(clone.body, folds)
         self.created.append(clone)
         return clone
 

@@ -18,7 +18,12 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriterListener,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 
@@ -108,36 +113,44 @@ def is_read(storage: SSAValue) -> bool:
     return escapes or any(_read_through(alias.memref) for alias in aliases)
 
 
-def _erase_with_users(op: Operation, freed_operands: list[SSAValue]) -> None:
-    """Erase `op` after every op that uses its results, recursively.
+class DropDeadStorage(RewritePattern):
+    """Erases each allocation or alias of `dead` after every op that uses it,
+    recursively, and then the effect-free definitions that only the erased ops used.
 
-    Only called on a dead allocation, whose transitive users are writes, frees, views,
-    pointers and (dead) aliases. The operands of erased ops that were defined elsewhere
-    are collected in `freed_operands` for `_erase_dead_definitions`.
-    """
+    The dead storage is decided before the walk (`is_read`); its transitive users are
+    writes, frees, views, pointers and dead aliases. Erasing the definitions that fed
+    them is what lets removal cascade: the loads that fed a removed store go away, so
+    the allocation they read can become dead in the next round."""
+
+    def __init__(self, dead: set[Operation]):
+        self.dead = dead
+        self.freed: set[Operation] = set()
+
+    def listener(self) -> PatternRewriterListener:
+        return PatternRewriterListener(operation_removal_handler=[self._removed])
+
+    def _removed(self, op: Operation) -> None:
+        for nested in op.walk():
+            self.freed.update(
+                operand.owner for operand in nested.operands if isinstance(operand, OpResult)
+            )
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if op.parent is None:
+            return
+        if op in self.dead:
+            _erase_with_users(op, rewriter)
+        elif op in self.freed and is_trivially_dead(op):
+            self.freed.discard(op)
+            rewriter.erase(op)
+
+
+def _erase_with_users(op: Operation, rewriter: PatternRewriter) -> None:
     for result in op.results:
         for use in tuple(result.uses):
             if use.operation.parent is not None:
-                _erase_with_users(use.operation, freed_operands)
-    freed_operands.extend(op.operands)
-    Rewriter.erase_op(op)
-
-
-def _erase_dead_definitions(values: list[SSAValue]) -> None:
-    """Erase the now-unused, effect-free definitions of `values`, transitively.
-
-    This is what lets removal cascade: the loads that fed a removed store go away, so
-    the allocation they read can become dead in the next round.
-    """
-    while values:
-        value = values.pop()
-        if not isinstance(value, OpResult):
-            continue
-        owner = value.op
-        if owner.parent is None or not is_trivially_dead(owner):
-            continue
-        values.extend(owner.operands)
-        Rewriter.erase_op(owner)
+                _erase_with_users(use.operation, rewriter)
+    rewriter.erase(op)
 
 
 def _storage_ops(module: ModuleOp) -> list[AllocOp | AliasOp]:
@@ -176,10 +189,8 @@ class RemoveDeadAllocsPass(ModulePass):
 
     @staticmethod
     def _remove_one_round(module: ModuleOp) -> bool:
-        dead = [op for op in _storage_ops(module) if not is_read(op.memref)]
-        freed: list[SSAValue] = []
-        for storage in dead:
-            if storage.parent is not None:
-                _erase_with_users(storage, freed)
-        _erase_dead_definitions(freed)
+        dead: set[Operation] = {op for op in _storage_ops(module) if not is_read(op.memref)}
+        if dead:
+            pattern = DropDeadStorage(dead)
+            PatternRewriteWalker(pattern, listener=pattern.listener()).rewrite_module(module)
         return bool(dead)
