@@ -58,6 +58,7 @@ from gpu_alloc.dialect import (
     set_heap_bytes_per_block,
 )
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.block_level import lower_block_level
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.heap_slices import (
     HeapArgument,
@@ -368,9 +369,11 @@ class LowerGpuAllocsPass(ModulePass):
             for func in [o for o in gpu_module.body.ops if isinstance(o, gpu.FuncOp)]:
                 kernel_launches = launches.get((module_name, func.sym_name.data), [])
                 _KernelLowering(func, gpu_module, kernel_launches).run()
+        lower_block_level(op)  # gpu.launch bodies and workgroup func.funcs
         for leftover in op.walk():
             if isinstance(leftover, AllocOp | DeallocOp):
                 raise GpuAllocPassError(
-                    f"'{leftover.name}' outside a gpu.func inside a gpu.module cannot be lowered",
+                    f"'{leftover.name}' outside a gpu.func, a gpu.launch or a workgroup "
+                    "func.func cannot be lowered",
                     leftover,
                 )

@@ -26,7 +26,7 @@ from gpu_alloc.dialect import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.gpu_buffers import Kernel, fusable_kernels
-from gpu_alloc.transforms.kernel_ir import walk_ops
+from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -134,7 +134,7 @@ class _Planner:
             Rewriter.insert_op(barriers[-1], InsertPoint.after(after))
             inserted.append(
                 InsertedBarrier(
-                    self.kernel.sym_name.data, _describe(after), current, bytes_after, barriers[-1]
+                    kernel_name(self.kernel), _describe(after), current, bytes_after, barriers[-1]
                 )
             )
             current = bytes_after
