@@ -88,11 +88,10 @@ def _erase_deallocs(kernel: gpu.LaunchOp | func.FuncOp) -> None:
             Rewriter.erase_op(op)
 
 
-def _refuse_heap(alloc: AllocOp, where: str) -> GpuAllocPassError:
+def _refuse_heap(alloc: AllocOp, where: str, hint: str) -> GpuAllocPassError:
     return GpuAllocPassError(
         f"heap allocation '{alloc.alloc_name.data}' in '{where}' cannot be lowered: per-block "
-        "heap slices are kernel arguments sized at gpu.launch_func (outline the launch "
-        "first: mlir-opt --gpu-kernel-outlining)",
+        f"heap slices are kernel arguments sized at gpu.launch_func ({hint})",
         alloc,
     )
 
@@ -133,7 +132,9 @@ def _lower_launch(launch: gpu.LaunchOp) -> None:
         return
     for alloc in allocs:
         if alloc.space == MemorySpace.GLOBAL:
-            raise _refuse_heap(alloc, where)
+            raise _refuse_heap(
+                alloc, where, "outline the launch first: mlir-opt --gpu-kernel-outlining"
+            )
         if alloc.space == MemorySpace.SHARED:
             size_slice(alloc, launch.body.blocks[0])  # one size per block, or a diagnostic
     shared = [a for a in allocs if a.space == MemorySpace.SHARED]
@@ -277,7 +278,7 @@ def _lower_workgroup_func(function: func.FuncOp) -> None:
     in_gpu_module = isinstance(gpu_module, gpu.ModuleOp)
     for alloc in allocs:
         if alloc.space == MemorySpace.GLOBAL:
-            raise _refuse_heap(alloc, where)
+            raise _refuse_heap(alloc, where, "a func.func is not launched")
         if alloc.space == MemorySpace.SHARED and in_gpu_module and alloc.dynamic_sizes:
             raise GpuAllocPassError(
                 f"dynamic shared allocation '{alloc.alloc_name.data}' in device function "
