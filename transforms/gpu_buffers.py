@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
+from gpu_alloc.dialect.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS
 from gpu_alloc.transforms.kernel_ir import Kernel, is_kernel, kernel_name, walk_ops
 from gpu_alloc.transforms.memory_effects import UseKind, aliased_values, use_kind
 from xdsl.dialects import func, gpu, memref
@@ -210,13 +211,19 @@ def _escape_reason(use: Use) -> str:
 DYNAMIC_SHARED = "gpu.dynamic_shared_memory"
 
 
+def attribution_start(op: gpu.FuncOp | gpu.LaunchOp) -> int:
+    """The index of the first attribution among the entry block's arguments."""
+    if isinstance(op, gpu.LaunchOp):
+        return LAUNCH_CONFIG_ARGUMENTS
+    return len(op.function_type.inputs.data)
+
+
 def unowned_workgroup_memory(op: Operation) -> list[str]:
     """The workgroup buffers in `op`'s body that are not `gpu_alloc` allocations, as
     `what 'name'` phrases: what `fuse-gpu-allocs` would otherwise silently ignore."""
     found: list[str] = []
-    if isinstance(op, gpu.FuncOp) and op.body.blocks:
-        n_inputs = len(op.function_type.inputs.data)
-        for arg in op.body.blocks[0].args[n_inputs:]:
+    if isinstance(op, gpu.FuncOp | gpu.LaunchOp) and op.body.blocks:
+        for arg in op.body.blocks[0].args[attribution_start(op) :]:
             if buffer_space(arg.type) == 3:
                 found.append(f"workgroup attribution %{arg.name_hint or arg.index}")
     for inner in walk_ops(op):
