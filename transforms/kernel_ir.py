@@ -147,6 +147,7 @@ class ThreadDependence:
         self._dependent: set[SSAValue] = set()
         self._feeds: dict[SSAValue, list[SSAValue]] = {}
         seeds: list[SSAValue] = []
+        captures = isinstance(kernel, gpu.LaunchOp)
         for op in walk_ops(kernel):
             self._known.update(op.results)
             for region in op.regions:
@@ -154,7 +155,8 @@ class ThreadDependence:
                     self._known.update(block.args)
             if op is not kernel:
                 seeds += self._model(op)
-                self._known.update(v for v in op.operands if not kernel.is_ancestor(_owner(v)))
+                if captures:  # values from above a launch are uniform
+                    self._known.update(v for v in op.operands if not kernel.is_ancestor(_owner(v)))
         for block in list(kernel.body.blocks)[1:]:
             seeds += block.args
         if isinstance(kernel, gpu.LaunchOp) and kernel.body.blocks:
