@@ -193,12 +193,12 @@ class _RegionImporter:
 
 
 class _AttributionAttrs:
-    """A `gpu.func`'s per-attribution attribute dictionaries (`llvm.align`), in step
-    with the attributions the importer removes."""
+    """A `gpu.func`'s (or `gpu.launch`'s) per-attribution attribute dictionaries
+    (`llvm.align`), in step with the attributions the importer removes."""
 
     KEYS = ("workgroup_attrib_attrs", "private_attrib_attrs")
 
-    def __init__(self, func_op: gpu.FuncOp, n_workgroup: int):
+    def __init__(self, func_op: gpu.FuncOp | gpu.LaunchOp, n_workgroup: int):
         self.func_op = func_op
         self.n_workgroup = n_workgroup
         self.lists: list[list[Attribute] | None] = []
