@@ -96,7 +96,7 @@ def _refuse_heap(alloc: AllocOp, where: str, hint: str) -> GpuAllocPassError:
     )
 
 
-def _lower_private(alloc: AllocOp, entry: Block, kernel: Operation) -> None:
+def _lower_private(alloc: AllocOp, entry: Block) -> None:
     memref_type = alloc.memref.type
     assert isinstance(memref_type, MemRefType)
     alignment = None if alloc.alignment is None else alloc.alignment.value.data
@@ -108,9 +108,7 @@ def _lower_private(alloc: AllocOp, entry: Block, kernel: Operation) -> None:
         layout=memref_type.layout,
         memory_space=memref_type.memory_space,
     )
-    keep_layout(
-        alloca, single_func_layout(alloc, kernel if isinstance(kernel, gpu.FuncOp) else None)
-    )
+    keep_layout(alloca, single_func_layout(alloc, None))
     if alloc.dynamic_sizes:
         Rewriter.replace_op(alloc, alloca)
         return
@@ -152,7 +150,7 @@ def _lower_launch(launch: gpu.LaunchOp) -> None:
     _erase_deallocs(launch)
     for alloc in allocs:
         if alloc.space == MemorySpace.PRIVATE:
-            _lower_private(alloc, entry, launch)
+            _lower_private(alloc, entry)
         elif alloc in dynamic:
             _lower_dynamic_shared(alloc)
         else:
@@ -290,7 +288,7 @@ def _lower_workgroup_func(function: func.FuncOp) -> None:
     entry = function.body.blocks[0]
     for alloc in allocs:
         if alloc.space == MemorySpace.PRIVATE:
-            _lower_private(alloc, entry, function)
+            _lower_private(alloc, entry)
         elif in_gpu_module:
             _lower_to_global(alloc, function)
         else:
