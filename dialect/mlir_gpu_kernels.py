@@ -212,12 +212,21 @@ def _parse_size_assignments(
     return ids, [a for a, _ in pairs], [v for _, v in pairs]
 
 
+LAUNCH_CONFIG_ARGUMENTS = 12
+"""A `gpu.launch` body's entry arguments before its attributions (without clusters)."""
+
+
 class LaunchOp(gpu.LaunchOp):
     """`gpu.launch async? [deps]? blocks(...) in (...) threads(...) in (...)
-    (dynamic_shared_memory_size %s)? (attributes {...})? { ... }`"""
+    (dynamic_shared_memory_size %s)? (workgroup(%w : t, ...))? (private(...))?
+    (attributes {...})? { ... }`
+
+    The entry block holds the 12 ids and sizes, then the workgroup attributions (their
+    number is the `workgroup_attributions` attribute), then the private ones, as in
+    MLIR; xDSL's verifier accepts the 12 index arguments only."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> gpu.LaunchOp:
+    def parse(cls, parser: Parser) -> LaunchOp:
         is_async, deps = parse_async(parser)
         if parser.parse_optional_keyword("clusters") is not None:
             parser.raise_error("gpu.launch with clusters is not supported")
@@ -226,12 +235,19 @@ class LaunchOp(gpu.LaunchOp):
         dynamic: list[SSAValue] = []
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
             dynamic = [parser.parse_operand(i32)]
-        for keyword in ("module", "function", "workgroup", "private"):
+        for keyword in ("module", "function"):
             if parser.parse_optional_keyword(keyword) is not None:
                 parser.raise_error(f"gpu.launch with '{keyword}' is not supported")
+        ignored: dict[str, Attribute] = {}
+        workgroup = _parse_attributions(parser, "workgroup", ignored)
+        private = _parse_attributions(parser, "private", ignored)
         attributes = attr_dict(parser, keyword=True)
-        region = parser.parse_region([*block_ids, *thread_ids, *grid_args, *block_args])
-        op = gpu.LaunchOp.create(
+        if workgroup:
+            attributes[WORKGROUP_ATTRIBUTIONS] = IntegerAttr(len(workgroup), 64)
+        region = parser.parse_region(
+            [*block_ids, *thread_ids, *grid_args, *block_args, *workgroup, *private]
+        )
+        op = cls.create(
             operands=[*deps, *grid, *block, *dynamic],
             result_types=[gpu.AsyncTokenType()] if is_async else [],
             attributes=attributes,
@@ -239,6 +255,27 @@ class LaunchOp(gpu.LaunchOp):
         )
         set_segments(op, [len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dynamic)], as_property=True)
         return op
+
+    def verify_(self) -> None:
+        if not any(b.ops for b in self.body.blocks):
+            raise VerifyException("gpu.launch requires a non-empty body.")
+        arg_types = self.body.blocks[0].arg_types
+        config = LAUNCH_CONFIG_ARGUMENTS
+        if arg_types[:config] != (IndexType(),) * config:
+            raise VerifyException(
+                f"gpu.launch's body must start with {config} index arguments (block ids, "
+                "thread ids, grid sizes, block sizes)"
+            )
+        count = self.attributes.get(WORKGROUP_ATTRIBUTIONS)
+        n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
+        for index, type_ in enumerate(arg_types[config:]):
+            expected = 3 if index < n_workgroup else 5
+            if not isinstance(type_, MemRefType) or space_number(type_.memory_space) != expected:
+                kind = "workgroup" if expected == 3 else "private"
+                raise VerifyException(
+                    f"gpu.launch {kind} attribution must be a memref in "
+                    f"#gpu.address_space<{kind}>, got {type_}"
+                )
 
 
 def _parse_launch_sizes(parser: Parser, keyword: str) -> list[UnresolvedOperand]:

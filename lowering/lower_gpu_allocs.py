@@ -69,6 +69,7 @@ from gpu_alloc.lowering.alloc_patterns import (
     KernelAllocs,
     lower_shared_and_private,
 )
+from gpu_alloc.lowering.block_level import lower_block_level
 from gpu_alloc.lowering.heap_slices import HeapArgument, heap_total, lower_heap
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
 from gpu_alloc.transforms.block_sizes import size_slice
@@ -261,9 +262,11 @@ class LowerGpuAllocsPass(ModulePass):
             for func in [o for o in gpu_module.body.ops if isinstance(o, gpu.FuncOp)]:
                 kernel_launches = launches.get((module_name, func.sym_name.data), [])
                 _KernelLowering(func, gpu_module, kernel_launches).run()
+        lower_block_level(op)  # gpu.launch bodies and workgroup func.funcs
         for leftover in op.walk():
             if isinstance(leftover, AllocOp | DeallocOp):
                 raise GpuAllocPassError(
-                    f"'{leftover.name}' outside a gpu.func inside a gpu.module cannot be lowered",
+                    f"'{leftover.name}' outside a gpu.func, a gpu.launch or a workgroup "
+                    "func.func cannot be lowered",
                     leftover,
                 )

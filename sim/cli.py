@@ -2,7 +2,7 @@
 
     gpu-alloc-sim KERNEL.mlir [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z]
                   [--seed N] [--scalars V,...] [--out DIR] [--max-steps N]
-                  [--profile] [--profile-json OUT.json]
+                  [--profile] [--profile-json OUT.json] [--dynamic-extent N]
 
 Prints `NAME SHAPExTYPE sha256=HEX` for every memref argument after the run (so two
 runs compare by their output), then any races on stderr. Exit codes: 0 ok, 1 bad
@@ -74,7 +74,21 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="stop with an error after N thread-steps (one op in one thread; default: no limit)",
     )
+    parser.add_argument(
+        "--dynamic-extent",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="size of every dynamic dimension of a memref argument (default: refuse them)",
+    )
     return one_line_usage_errors(parser)
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
+    return value
 
 
 def _non_negative(text: str) -> int:
@@ -155,6 +169,7 @@ def _run(args: Sequence[str] | None) -> None:
             scalars=options.scalars,
             max_thread_steps=options.max_steps,
             profile=options.profile or options.profile_json is not None,
+            dynamic_extent=options.dynamic_extent,
         )
         write_profile_json(result, options.profile_json)
         code = report(result, options.out)

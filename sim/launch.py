@@ -104,16 +104,19 @@ def simulate(
     scalars: Sequence[float] = (),
     max_thread_steps: int | None = None,
     profile: bool = False,
+    dynamic_extent: int | None = None,
 ) -> SimulationResult:
     """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads
     (stopping with a `SimulationError` after `max_thread_steps` thread-steps, if given);
-    with `profile`, the result's `profile` has the per-Func counts (`sim.profile`)."""
+    with `profile`, the result's `profile` has the per-Func counts (`sim.profile`).
+    A memref argument's dynamic dimensions get `dynamic_extent` elements (without it, a
+    dynamically shaped argument is an error)."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
     launch = LaunchState(grid3, block3, max_thread_steps=max_thread_steps)
     if profile:
         launch.profile = new_profile(func, grid3, block3)
-    values, results = _make_arguments(func, launch, seed, list(scalars))
+    values, results = _make_arguments(func, launch, seed, list(scalars), dynamic_extent)
     if launch.profile is not None:
         launch.profile.exclude(view.arena for _, view in results)
     interpreter = BlockInterpreter(launch, func)
@@ -141,7 +144,11 @@ def _dims(sizes: Sequence[int], what: str) -> tuple[int, int, int]:
 
 
 def _make_arguments(
-    func: gpu.FuncOp, launch: LaunchState, seed: int, scalars: list[float]
+    func: gpu.FuncOp,
+    launch: LaunchState,
+    seed: int,
+    scalars: list[float],
+    dynamic_extent: int | None,
 ) -> tuple[list[object], list[tuple[str, MemRefView]]]:
     entry = func.body.blocks.first
     assert entry is not None
@@ -156,7 +163,8 @@ def _make_arguments(
             if is_heap_argument_type(arg_type):
                 values.append(_heap_backing(func, launch, name))
                 continue
-            view = _random_memref(name, arg_type, np.random.default_rng([seed, user_index]))
+            rng = np.random.default_rng([seed, user_index])
+            view = _random_memref(name, arg_type, rng, dynamic_extent)
             user_index += 1
             values.append(view)
             results.append((name, view))
@@ -192,13 +200,17 @@ def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefVie
     return MemRefView(arena, 0, (nbytes,), (1,), np.dtype(np.int8), name)
 
 
-def _random_memref(name: str, memref_type: MemRefType, rng: np.random.Generator) -> MemRefView:
+def _random_memref(
+    name: str, memref_type: MemRefType, rng: np.random.Generator, dynamic_extent: int | None
+) -> MemRefView:
     shape = memref_type.get_shape()
     if any(d == DYNAMIC_INDEX for d in shape):
-        raise SimulationError(
-            f"kernel argument %{name} : {memref_type} has a dynamic shape; "
-            "the simulator needs static shapes"
-        )
+        if dynamic_extent is None:
+            raise SimulationError(
+                f"kernel argument %{name} : {memref_type} has a dynamic shape; "
+                "give its dimensions a size with --dynamic-extent"
+            )
+        shape = tuple(dynamic_extent if d == DYNAMIC_INDEX else d for d in shape)
     space = memory_space_of(memref_type)
     if space not in (None, 0, 1):
         raise SimulationError(f"kernel argument %{name} : {memref_type} must be in space 0 or 1")

@@ -21,7 +21,8 @@ from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
 from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
 from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Operation
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -98,4 +99,94 @@ def mlir_opt_reads(outputs: list[str]) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         check=False,
+    )
+
+
+# ------------------------------------------------------------------ simulation
+
+SIM_GRID = (2, 1, 1)
+SIM_BLOCK = (4, 2, 1)
+SIM_DYNAMIC_EXTENT = 16
+"""Every dynamic dimension of a kernel's memref argument (the kernels index by thread)."""
+SIM_SCALAR = 2
+"""The value of every scalar kernel argument."""
+SIM_MAX_STEPS = 1_000_000
+
+
+def outline(text: str) -> ModuleOp:
+    """`text` with its `gpu.launch` bodies outlined into kernels by `mlir-opt-22`."""
+    done = subprocess.run(
+        ["mlir-opt-22", "--allow-unregistered-dialect", "--gpu-kernel-outlining"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return parse(done.stdout)
+
+
+@dataclass
+class SimulationPair:
+    """One kernel of a chunk that went through, before and after the pipeline."""
+
+    kernel: str
+    """`@module::@kernel` (outlined launches of one function share kernel names)."""
+    before: ModuleOp
+    """After import-gpu-allocs only (its `gpu_alloc.alloc`s are what the simulator runs)."""
+    after: ModuleOp
+    """The lowered output."""
+
+
+def simulation_pairs(chunk: str, result: ChunkResult) -> list[SimulationPair]:
+    """Every kernel of a chunk that went through: its `gpu.func` kernels as they are, and
+    its `gpu.launch` bodies outlined by `mlir-opt-22` (before: the chunk as found,
+    outlined and imported; after: the output, outlined)."""
+    from gpu_alloc.transforms.kernel_ir import kernels
+
+    assert result.output is not None and result.imported is not None
+    pairs: list[SimulationPair] = []
+    after = parse(result.output)
+    for kernel in kernels(result.imported):
+        pairs.append(SimulationPair(_kernel_key(kernel), result.imported, after))
+    if any(op.name == "gpu.launch" for op in result.imported.walk()):
+        before = outline(chunk)
+        PassPipeline(PIPELINE[:1]).apply(context(), before)
+        outlined_after = outline(result.output)
+        known = {p.kernel for p in pairs}
+        for kernel in kernels(before):
+            if _kernel_key(kernel) not in known:
+                pairs.append(SimulationPair(_kernel_key(kernel), before, outlined_after))
+    return pairs
+
+
+def _kernel_key(kernel: Operation) -> str:
+    parent = kernel.parent_op()
+    module = parent.properties.get("sym_name") if parent is not None else None
+    name = kernel.properties.get("sym_name", kernel.attributes.get("sym_name"))
+    assert isinstance(module, StringAttr) and isinstance(name, StringAttr)
+    return f"@{module.data}::@{name.data}"
+
+
+def simulate_kernel(module: ModuleOp, kernel: str):  # -> SimulationResult
+    """Runs `kernel` on seeded random arguments (`SIM_*`); raises SimulationError on an
+    op or argument the simulator does not support."""
+    from gpu_alloc.sim.launch import simulate
+    from gpu_alloc.transforms.kernel_ir import kernels
+    from xdsl.dialects.builtin import MemRefType
+
+    (func,) = [k for k in kernels(module) if _kernel_key(k) == kernel]
+    scalars = [SIM_SCALAR for t in func.function_type.inputs.data if not isinstance(t, MemRefType)]
+    gpu_module = func.parent_op()
+    assert gpu_module is not None
+    alone = ModuleOp([gpu_module.clone()])  # the kernel's own gpu.module only
+    return simulate(
+        alone,
+        grid=SIM_GRID,
+        block=SIM_BLOCK,
+        kernel=func.sym_name.data,
+        seed=1,
+        scalars=scalars,
+        max_thread_steps=SIM_MAX_STEPS,
+        dynamic_extent=SIM_DYNAMIC_EXTENT,
     )

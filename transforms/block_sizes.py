@@ -2,7 +2,9 @@
 
 A shared or heap allocation has one size for the whole block, so its dynamic sizes
 must be computable at the kernel entry from kernel arguments, constants and
-block/grid ids with effect-free ops. `fuse-gpu-allocs` hoists exactly these ops;
+block/grid ids with effect-free ops. In a `gpu.launch` body the entry arguments other
+than the thread ids (block ids, grid and block sizes) and values from above the launch
+count as kernel arguments. `fuse-gpu-allocs` hoists exactly these ops;
 `lower-gpu-allocs` refuses an allocation whose sizes break the rule. Both use
 `size_slice`, so the rule and its diagnostics exist once.
 """
@@ -13,7 +15,7 @@ from collections.abc import Sequence
 
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.transforms.kernel_ir import BLOCK_UNIFORM_OPS, THREAD_ID_OPS
+from gpu_alloc.transforms.kernel_ir import BLOCK_UNIFORM_OPS, THREAD_ID_OPS, launch_thread_id
 from xdsl.dialects import scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
@@ -26,6 +28,14 @@ class _SliceCollector:
         self.last_trip_loops = {loop.body.block: loop for loop in last_trip_loops}
         self.ops: list[Operation] = []
         self.seen: set[Operation] = set()
+        self.kernel = entry.parent_op()
+        """The block-level code; what is defined above it is available at its entry."""
+
+    def from_above(self, value: SSAValue) -> bool:
+        if self.kernel is None:
+            return False
+        owner = value.block.parent_op() if isinstance(value, BlockArgument) else value.owner
+        return isinstance(owner, Operation) and not self.kernel.is_ancestor(owner)
 
     def error(self, reason: str) -> GpuAllocPassError:
         return GpuAllocPassError(
@@ -33,6 +43,13 @@ class _SliceCollector:
         )
 
     def visit(self, value: SSAValue) -> None:
+        if launch_thread_id(value):
+            raise self.error(
+                "depends on the thread id (an argument of the gpu.launch body); a "
+                "block-level allocation has one size for the whole block"
+            )
+        if self.from_above(value):
+            return
         if isinstance(value, BlockArgument):
             if value.block is self.entry:
                 return

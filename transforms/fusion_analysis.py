@@ -19,7 +19,7 @@ from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport
-from gpu_alloc.transforms.gpu_buffers import Kernel
+from gpu_alloc.transforms.gpu_buffers import Kernel, owned_by
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     enclosing_ops,
@@ -97,7 +97,11 @@ def plan_kernel(
 ) -> KernelPlan:
     """Everything `fuse-gpu-allocs` will do to `kernel`; raises on any user error."""
     entry = kernel.body.blocks[0]
-    allocs = [o for o in walk_ops(kernel) if isinstance(o, AllocOp) and not is_backing(o)]
+    allocs = [
+        o
+        for o in walk_ops(kernel)
+        if isinstance(o, AllocOp) and not is_backing(o) and owned_by(o, kernel)
+    ]
     block_level = [a for a in allocs if a.space != MemorySpace.PRIVATE]
     depends_on_thread = ThreadDependence(kernel)
     for alloc in block_level:

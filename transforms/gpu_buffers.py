@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
-from gpu_alloc.transforms.kernel_ir import is_kernel, walk_ops
+from gpu_alloc.dialect.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS
+from gpu_alloc.transforms.kernel_ir import Kernel, is_kernel, kernel_name, walk_ops
 from gpu_alloc.transforms.memory_effects import UseKind, aliased_values, use_kind
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
@@ -129,30 +130,34 @@ def _allocates_workgroup_memory(func_op: func.FuncOp) -> bool:
     return False
 
 
-Kernel = gpu.FuncOp | func.FuncOp
-"""Code `fuse-gpu-allocs` fuses: a `gpu.func` kernel, or a workgroup-level `func.func`."""
-
-
 def fusable_kernels(module: ModuleOp) -> Iterator[Kernel]:
-    """What `fuse-gpu-allocs` fuses, each once: every `gpu.func` kernel, and every
-    `func.func` that allocates workgroup memory itself (IREE's workgroup-level code, which
-    runs once per thread like a kernel). `gpu.launch` bodies are not fused yet: their
-    thread ids are block arguments, which the thread-dependence analysis takes for
-    uniform values."""
+    """What `fuse-gpu-allocs` fuses, each once, in program order: every `gpu.func`
+    kernel, every `gpu.launch` body, and every `func.func` that allocates workgroup
+    memory itself (IREE's workgroup-level code, which runs once per thread like a
+    kernel; what a `gpu.launch` in it allocates belongs to the launch)."""
     for op in walk_ops(module):
-        if is_kernel(op) or (isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op)):
-            assert isinstance(op, gpu.FuncOp | func.FuncOp)
+        if (
+            is_kernel(op)
+            or isinstance(op, gpu.LaunchOp)
+            or (isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op))
+        ):
+            assert isinstance(op, Kernel)
             yield op
 
 
-def region_name(op: Operation) -> str:
-    """How remarks name a block-level region: its symbol, or `gpu.launch in @f`."""
-    if isinstance(op, gpu.FuncOp | func.FuncOp):
-        return op.sym_name.data
+def owned_by(op: Operation, kernel: Kernel) -> bool:
+    """Whether `op` (nested in `kernel`) belongs to it and not to a `gpu.launch` in it."""
     parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp | gpu.FuncOp):
+    while parent is not None and parent is not kernel:
+        if isinstance(parent, gpu.LaunchOp):
+            return False
         parent = parent.parent_op()
-    return f"gpu.launch in {parent.sym_name.data}" if parent is not None else "gpu.launch"
+    return parent is kernel
+
+
+def region_name(op: Operation) -> str:
+    """How remarks name a block-level region: its symbol, or `gpu.launch in f`."""
+    return kernel_name(op)
 
 
 @dataclass(frozen=True)
@@ -206,13 +211,19 @@ def _escape_reason(use: Use) -> str:
 DYNAMIC_SHARED = "gpu.dynamic_shared_memory"
 
 
+def attribution_start(op: gpu.FuncOp | gpu.LaunchOp) -> int:
+    """The index of the first attribution among the entry block's arguments."""
+    if isinstance(op, gpu.LaunchOp):
+        return LAUNCH_CONFIG_ARGUMENTS
+    return len(op.function_type.inputs.data)
+
+
 def unowned_workgroup_memory(op: Operation) -> list[str]:
     """The workgroup buffers in `op`'s body that are not `gpu_alloc` allocations, as
     `what 'name'` phrases: what `fuse-gpu-allocs` would otherwise silently ignore."""
     found: list[str] = []
-    if isinstance(op, gpu.FuncOp) and op.body.blocks:
-        n_inputs = len(op.function_type.inputs.data)
-        for arg in op.body.blocks[0].args[n_inputs:]:
+    if isinstance(op, gpu.FuncOp | gpu.LaunchOp) and op.body.blocks:
+        for arg in op.body.blocks[0].args[attribution_start(op) :]:
             if buffer_space(arg.type) == 3:
                 found.append(f"workgroup attribution %{arg.name_hint or arg.index}")
     for inner in walk_ops(op):
@@ -227,14 +238,14 @@ def unowned_workgroup_memory(op: Operation) -> list[str]:
 
 
 def fuse_remarks(module: ModuleOp) -> list[str]:
-    """What `fuse-gpu-allocs` says it leaves alone: a module without kernels, workgroup
-    memory that is not a `gpu_alloc` allocation, and block-level code outside kernels."""
+    """What `fuse-gpu-allocs` says it leaves alone: a module without kernels, and
+    workgroup memory that is not a `gpu_alloc` allocation."""
     remarks: list[str] = []
     regions = list(block_level_regions(module))
     if next(fusable_kernels(module), None) is None:
         remarks.append(
-            "no kernel (gpu.func with 'kernel', or func.func allocating workgroup memory) "
-            "in the module: nothing to fuse"
+            "no kernel (gpu.func with 'kernel', gpu.launch, or func.func allocating "
+            "workgroup memory) in the module: nothing to fuse"
         )
     for op, _ in regions:
         where = region_name(op)
@@ -246,11 +257,6 @@ def fuse_remarks(module: ModuleOp) -> list[str]:
             )
         if DYNAMIC_SHARED in unowned:
             remarks.append(f"'{where}' lays out {DYNAMIC_SHARED} itself; those bytes are not fused")
-        if isinstance(op, gpu.LaunchOp) and any(isinstance(o, AllocOp) for o in walk_ops(op)):
-            remarks.append(
-                f"'{where}' is a gpu.launch body: its gpu_alloc allocations are not fused "
-                "(outline it into a kernel first: mlir-opt --gpu-kernel-outlining)"
-            )
     return remarks
 
 

@@ -8,8 +8,8 @@ Guarantees, for every block-level region (`gpu.func`, kernel or not; `gpu.launch
   `gpu.dynamic_shared_memory` keeps MLIR's spelling behind a `memref.memory_space_cast`.
 - Each workgroup/private `memref.alloc`/`alloca` becomes a `gpu_alloc.alloc` at the same
   place with the same dynamic sizes and alignment; its direct `memref.dealloc`s become
-  `gpu_alloc.dealloc`. Each workgroup/private attribution of a `gpu.func` becomes a
-  `gpu_alloc.alloc` at the entry (and leaves the signature). A workgroup `memref.global`
+  `gpu_alloc.dealloc`. Each workgroup/private attribution of a `gpu.func` or a
+  `gpu.launch` becomes a `gpu_alloc.alloc` at the entry (and leaves the signature). A workgroup `memref.global`
   (uninitialized, not constant) whose `memref.get_global`s are all in one block-level
   region becomes one `gpu_alloc.alloc` at that region's entry, and the global goes.
 - Names are stable and readable: the SSA name (`%tile` -> "tile"), the attribution's
@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp, DeallocOp
 from gpu_alloc.transforms.gpu_buffers import (
+    attribution_start,
     block_level_regions,
     buffer_space,
     escape_of,
@@ -77,7 +78,7 @@ def import_gpu_allocs(module: ModuleOp) -> list[str]:
         owner: _RegionImporter(owner, region, remarks) for owner, region in regions.items()
     }
     for owner, importer in importers.items():
-        if isinstance(owner, gpu.FuncOp):
+        if isinstance(owner, gpu.FuncOp | gpu.LaunchOp):
             importer.import_attributions(owner)
     for op in list(walk_ops(module)):
         if isinstance(op, memref.AllocOp | memref.AllocaOp) and buffer_space(op.memref.type):
@@ -156,10 +157,10 @@ class _RegionImporter:
         Rewriter.erase_op(op)
         _own_deallocs(alloc.memref)
 
-    def import_attributions(self, func_op: gpu.FuncOp) -> None:
+    def import_attributions(self, func_op: gpu.FuncOp | gpu.LaunchOp) -> None:
         if self.entry is None:
             return
-        n_inputs = len(func_op.function_type.inputs.data)
+        n_inputs = attribution_start(func_op)
         count = func_op.attributes.get("workgroup_attributions")
         n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
         kept_workgroup = n_workgroup
@@ -192,12 +193,12 @@ class _RegionImporter:
 
 
 class _AttributionAttrs:
-    """A `gpu.func`'s per-attribution attribute dictionaries (`llvm.align`), in step
-    with the attributions the importer removes."""
+    """A `gpu.func`'s (or `gpu.launch`'s) per-attribution attribute dictionaries
+    (`llvm.align`), in step with the attributions the importer removes."""
 
     KEYS = ("workgroup_attrib_attrs", "private_attrib_attrs")
 
-    def __init__(self, func_op: gpu.FuncOp, n_workgroup: int):
+    def __init__(self, func_op: gpu.FuncOp | gpu.LaunchOp, n_workgroup: int):
         self.func_op = func_op
         self.n_workgroup = n_workgroup
         self.lists: list[list[Attribute] | None] = []

@@ -2,7 +2,10 @@
 
 A kernel is a `gpu.func` with the `kernel` unit property (xDSL's spelling) or the
 `gpu.kernel` unit attribute (MLIR's). Its body runs once per thread; code outside
-thread-dependent control flow is "block level".
+thread-dependent control flow is "block level". A `gpu.launch` body is block-level
+code too: its entry block's arguments are MLIR's (`LAUNCH_THREAD_IDS` are the thread
+ids, the others block ids and grid/block sizes, uniform in a block), and values it
+uses from above the launch are the same for every thread.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 THREAD_ID_OPS: tuple[type[Operation], ...] = (gpu.ThreadIdOp, gpu.LaneIdOp, gpu.GlobalIdOp)
@@ -23,6 +26,16 @@ BLOCK_UNIFORM_OPS: tuple[type[Operation], ...] = (
     gpu.GridDimOp,
 )
 """Ops without memory effects whose value is the same for every thread of a block."""
+
+
+Kernel = gpu.FuncOp | func.FuncOp | gpu.LaunchOp
+"""Block-level code `fuse-gpu-allocs` fuses: a `gpu.func` kernel, a workgroup-level
+`func.func` (IREE's), or a `gpu.launch` body."""
+
+LAUNCH_THREAD_IDS = range(3, 6)
+"""The thread ids x, y, z among a `gpu.launch` body's entry arguments (MLIR's order:
+block ids 0-2, thread ids 3-5, grid sizes 6-8, block sizes 9-11, then cluster ids and
+sizes when the launch has clusters, then the workgroup and private attributions)."""
 
 
 def is_kernel(op: Operation) -> bool:
@@ -38,8 +51,22 @@ def kernels(module: ModuleOp) -> Iterator[gpu.FuncOp]:
             yield op
 
 
-def kernel_name(kernel: gpu.FuncOp | func.FuncOp) -> str:
-    return kernel.sym_name.data
+def kernel_name(kernel: Operation) -> str:
+    """A function's symbol; `gpu.launch in f` for a launch body (f: its function)."""
+    if isinstance(kernel, gpu.FuncOp | func.FuncOp):
+        return kernel.sym_name.data
+    parent = kernel.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp | gpu.FuncOp):
+        parent = parent.parent_op()
+    return f"{kernel.name} in {parent.sym_name.data}" if parent is not None else kernel.name
+
+
+def launch_thread_id(value: SSAValue) -> bool:
+    """Whether `value` is a thread id argument of a `gpu.launch` body."""
+    if not isinstance(value, BlockArgument) or value.index not in LAUNCH_THREAD_IDS:
+        return False
+    launch = value.block.parent_op()
+    return isinstance(launch, gpu.LaunchOp) and launch.body.blocks[0] is value.block
 
 
 def next_power_of_two(n: int) -> int:
@@ -110,14 +137,17 @@ class ThreadDependence:
       `scf.condition` forwards and on its condition; so a counter that starts at a
       constant and steps by a constant is uniform.
 
-    Values the analysis has not seen (made after it ran) count as dependent.
+    In a `gpu.launch` body the thread id arguments are dependent and the values it uses
+    from above the launch are uniform. Values the analysis has not seen (made after it
+    ran) count as dependent.
     """
 
-    def __init__(self, kernel: gpu.FuncOp | func.FuncOp):
+    def __init__(self, kernel: Kernel):
         self._known: set[SSAValue] = set()
         self._dependent: set[SSAValue] = set()
         self._feeds: dict[SSAValue, list[SSAValue]] = {}
         seeds: list[SSAValue] = []
+        captures = isinstance(kernel, gpu.LaunchOp)
         for op in walk_ops(kernel):
             self._known.update(op.results)
             for region in op.regions:
@@ -125,8 +155,12 @@ class ThreadDependence:
                     self._known.update(block.args)
             if op is not kernel:
                 seeds += self._model(op)
+                if captures:  # values from above a launch are uniform
+                    self._known.update(v for v in op.operands if not kernel.is_ancestor(_owner(v)))
         for block in list(kernel.body.blocks)[1:]:
             seeds += block.args
+        if isinstance(kernel, gpu.LaunchOp) and kernel.body.blocks:
+            seeds += [kernel.body.blocks[0].args[i] for i in LAUNCH_THREAD_IDS]
         self._propagate(seeds)
 
     def __call__(self, value: SSAValue) -> bool:
@@ -196,6 +230,16 @@ class ThreadDependence:
                 continue
             self._dependent.add(value)
             work.extend(self._feeds.get(value, ()))
+
+
+def _owner(value: SSAValue) -> Operation:
+    """The op that defines `value`, or whose region has it as a block argument."""
+    if isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        assert owner is not None
+        return owner
+    assert isinstance(value.owner, Operation)
+    return value.owner
 
 
 def is_thread_dependent_control(op: Operation, depends_on_thread: ThreadDependence) -> bool:

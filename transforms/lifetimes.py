@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 
 from gpu_alloc.transforms.iv_conditions import constant_int
 from gpu_alloc.transforms.kernel_ir import (
+    Kernel,
     ThreadDependence,
     is_thread_dependent_control,
     ops_with_barriers,
@@ -59,7 +60,7 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.memory_effects import UseKind
 from gpu_alloc.transforms.memref_uses import memref_accesses
-from xdsl.dialects import func, gpu, scf
+from xdsl.dialects import gpu, scf
 from xdsl.ir import Block, Operation, SSAValue
 
 
@@ -122,7 +123,7 @@ def _barrier_on_back_edge(body: Block) -> bool:
 
 
 class _StageWalker:
-    def __init__(self, kernel: gpu.FuncOp | func.FuncOp):
+    def __init__(self, kernel: Kernel):
         self.depends_on_thread = ThreadDependence(kernel)
         self.with_barriers = ops_with_barriers(kernel)
         self.map = StageMap()
@@ -213,7 +214,7 @@ class _StageWalker:
         return f"a gpu.barrier is inside '{op.name}', which the analysis does not understand"
 
 
-def stage_map(kernel: gpu.FuncOp | func.FuncOp) -> StageMap:
+def stage_map(kernel: Kernel) -> StageMap:
     """The barrier-stage interval of every op of `kernel`."""
     walker = _StageWalker(kernel)
     blocks = kernel.body.blocks

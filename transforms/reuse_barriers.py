@@ -41,6 +41,7 @@ from gpu_alloc.transforms.gpu_buffers import Kernel, fusable_kernels
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     is_thread_dependent_control,
+    kernel_name,
     walk_ops,
 )
 from xdsl.dialects import gpu, scf
@@ -243,7 +244,7 @@ class _Planner:
             if not useless:
                 break
             kept = [g for g in kept if g is not useless[-1]]
-        name = self.kernel.sym_name.data
+        name = kernel_name(self.kernel)
         return [
             InsertedBarrier(name, gap.describe(self.kernel), before or final, final, gap.insert())
             for gap, before in zip(kept, without, strict=True)
