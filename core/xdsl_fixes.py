@@ -27,6 +27,9 @@ them.
    newline by default) and `stringLiteral`, in MLIR's custom form
    (`vector.print %v : vector<4xf32>`, `vector.print str "text"`,
    `vector.print punctuation <comma>`) and the generic one.
+6. `scf.while : () -> () { ... } do { ... }`: with no loop-carried values MLIR writes no
+   assignment list at all; xDSL's parser demands one ("'(' expected"). The patched
+   parser takes the list as optional.
 """
 
 from __future__ import annotations
@@ -241,6 +244,42 @@ def _fix_scf_for_result_types() -> None:
     scf.ForOp.parse = classmethod(parse)  # pyright: ignore[reportAttributeAccessIssue]
 
 
+def _fix_scf_while_without_arguments() -> None:
+    from xdsl.dialects import scf
+    from xdsl.dialects.utils import parse_assignment
+
+    def parse(cls: type[scf.WhileOp], parser: Parser) -> scf.WhileOp:
+        assignments = parser.parse_optional_comma_separated_list(
+            Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+        )
+        carried = assignments or []
+        parser.parse_punctuation(":")
+        type_pos = parser.pos
+        function_type = parser.parse_function_type()
+        inputs = function_type.inputs.data
+        if len(carried) != len(inputs):
+            parser.raise_error(
+                f"Mismatch between block argument count ({len(carried)}) and operand count "
+                f"({len(inputs)})",
+                type_pos,
+                parser.pos,
+            )
+        block_args = [arg.resolve(t) for (arg, _), t in zip(carried, inputs, strict=True)]
+        arguments = [
+            parser.resolve_operand(v, t) for (_, v), t in zip(carried, inputs, strict=True)
+        ]
+        before_region = parser.parse_region(block_args)
+        parser.parse_characters("do")
+        after_region = parser.parse_region()
+        loop = cls(arguments, function_type.outputs.data, before_region, after_region)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        if attributes is not None:
+            loop.attributes |= attributes.data
+        return loop
+
+    scf.WhileOp.parse = classmethod(parse)  # pyright: ignore[reportAttributeAccessIssue]
+
+
 def _fix_vector_print() -> None:
     from xdsl.dialects import vector
 
@@ -261,3 +300,4 @@ def apply() -> None:
     _fix_int_for_float_options()
     _fix_scf_for_result_types()
     _fix_vector_print()
+    _fix_scf_while_without_arguments()

@@ -255,24 +255,25 @@ def _parse_wait(cls: type[_Op], parser: Parser) -> _Op:
 
 
 def _parse_alloc(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.alloc async? [deps]? (%dyn, ...) ([%sym, ...])? host_shared? : type`"""
+    """`gpu.alloc async? [deps]? host_shared? (%dyn, ...) ([%sym, ...])? attr-dict : type`"""
     is_async, deps = parse_async(parser)
+    props: dict[str, Attribute] = {}
+    if parser.parse_optional_keyword("host_shared") is not None:
+        props["hostShared"] = UnitAttr()
     sizes = parser.parse_comma_separated_list(
         parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
     )
     symbols = parser.parse_optional_comma_separated_list(
         parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
     )
-    props: dict[str, Attribute] = {}
-    if parser.parse_optional_keyword("host_shared") is not None:
-        props["hostShared"] = UnitAttr()
+    attributes = attr_dict(parser)
     parser.parse_punctuation(":")
     result_type = parser.parse_type()
     op = cls.create(
         operands=[*deps, *sizes, *(symbols or [])],
         result_types=[result_type, *([gpu.AsyncTokenType()] if is_async else [])],
         properties=props,
-        attributes=attr_dict(parser),
+        attributes=attributes,
     )
     set_segments(op, [len(deps), len(sizes), len(symbols or [])], as_property=True)
     return op

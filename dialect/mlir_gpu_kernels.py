@@ -18,6 +18,7 @@ from gpu_alloc.dialect.mlir_gpu import (
     set_segments,
     space_number,
 )
+from gpu_alloc.dialect.mlir_gpu_lanes import LANE_ATTRIBUTES, LANE_OPS
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -343,7 +344,8 @@ MLIR_GPU = Dialect(
     [
         *(_REPLACEMENTS.get(op.name, op) for op in gpu.GPU.operations),
         DynamicSharedMemoryOp,
+        *LANE_OPS,
     ],
-    [*gpu.GPU.attributes, GpuAddressSpaceAttr],
+    [*gpu.GPU.attributes, GpuAddressSpaceAttr, *LANE_ATTRIBUTES],
 )
 """xDSL's `gpu` dialect with MLIR's syntax: a drop-in replacement in a `Context`."""

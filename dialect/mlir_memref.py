@@ -1,5 +1,5 @@
-"""MLIR's custom syntax for `memref.global`, `cast`, `memory_space_cast` and `copy`, which
-xDSL 0.75 reads in generic form only.
+"""MLIR's custom syntax for `memref.global`, `cast`, `memory_space_cast`, `copy` and
+`atomic_rmw`, which xDSL 0.75 reads in generic form only.
 
     memref.global "private" constant @name : memref<4xf32, 3> = dense<0.0> {alignment = 16 : i64}
     memref.global @workspace : memref<32xf32, #gpu.address_space<workgroup>> = uninitialized
@@ -14,7 +14,14 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import MemRefType, StringAttr, TensorType, UnitAttr
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.parser import Parser
 
@@ -90,6 +97,54 @@ def _parse_copy(cls: type[_Op], parser: Parser) -> _Op:
     )
 
 
+ATOMIC_RMW_KINDS = {
+    kind: number
+    for number, kind in enumerate(
+        "addf addi andi assign maximumf maxnumf maxs maxu minimumf minnumf mins minu mulf "
+        "muli ori xori".split()
+    )
+}
+"""MLIR's `arith::AtomicRMWKind` names and the numbers the generic form prints."""
+
+
+def _parse_atomic_rmw(cls: type[_Op], parser: Parser) -> _Op:
+    """`KIND %value, %memref[%i, ...] attr-dict : (T, memref-type) -> T`"""
+    at = parser.pos
+    kind = parser.parse_identifier()
+    if kind not in ATOMIC_RMW_KINDS:
+        parser.raise_error(
+            f"unknown memref.atomic_rmw kind '{kind}' (one of {', '.join(ATOMIC_RMW_KINDS)})",
+            at,
+            parser.pos,
+        )
+    value = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    memref_operand = parser.parse_unresolved_operand()
+    indices = parser.parse_comma_separated_list(
+        Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+    )
+    attributes = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    parser.parse_punctuation("(")
+    value_type = parser.parse_type()
+    parser.parse_punctuation(",")
+    memref_type = parser.parse_type()
+    parser.parse_punctuation(")")
+    parser.parse_punctuation("->")
+    result_type = parser.parse_type()
+    operands = [
+        parser.resolve_operand(value, value_type),
+        parser.resolve_operand(memref_operand, memref_type),
+        *(parser.resolve_operand(i, IndexType()) for i in indices),
+    ]
+    return cls.create(
+        operands=operands,
+        result_types=[result_type],
+        properties={"kind": IntegerAttr(ATOMIC_RMW_KINDS[kind], 64)},
+        attributes=attributes,
+    )
+
+
 def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> type[_Op]:
     """`base` with MLIR's custom syntax `parse`: a plain subclass that only parses, as
     `GlobalOp`; the ops it makes are xDSL's own."""
@@ -101,9 +156,10 @@ def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> 
 CastOp = _with_syntax(memref.CastOp, _parse_cast)
 MemorySpaceCastOp = _with_syntax(memref.MemorySpaceCastOp, _parse_cast)
 CopyOp = _with_syntax(memref.CopyOp, _parse_copy)
+AtomicRMWOp = _with_syntax(memref.AtomicRMWOp, _parse_atomic_rmw)
 
 _REPLACEMENTS: dict[str, type[Operation]] = {
-    op.name: op for op in (GlobalOp, CastOp, MemorySpaceCastOp, CopyOp)
+    op.name: op for op in (GlobalOp, CastOp, MemorySpaceCastOp, CopyOp, AtomicRMWOp)
 }
 
 MLIR_MEMREF = Dialect(

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
 from gpu_alloc.sim.arith import ARITH_OPS
 from gpu_alloc.sim.control_flow import (
     Mask,
@@ -25,6 +26,7 @@ from gpu_alloc.sim.control_flow import (
     uniform_int,
 )
 from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError
+from gpu_alloc.sim.lanes import shuffle
 from gpu_alloc.sim.memory_ops import MemoryOps
 from gpu_alloc.sim.state import BlockState, LaunchState
 from xdsl.dialects import cf, gpu, scf
@@ -60,6 +62,7 @@ class BlockInterpreter:
             "gpu.global_id": self._global_id,
             "gpu.lane_id": self._lane_id,
             "gpu.barrier": self._barrier,
+            "gpu.shuffle": self._shuffle,
             "scf.if": self._scf_if,
             "scf.for": self._scf_for,
             "scf.while": self._scf_while,
@@ -240,6 +243,13 @@ class BlockInterpreter:
         d = self._dimension(op)
         block_id = self.block_state.block_id[d]
         self.env[op.results[0]] = block_id * self.launch.block[d] + self.thread_ids[d]
+
+    def _shuffle(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, ShuffleOp)
+        n = self.n_threads
+        value, offset, width = (np.broadcast_to(self.env[v], (n,)) for v in op.operands)
+        result, valid = shuffle(op, value, offset, width, mask)
+        self.env[op.shuffle_result], self.env[op.valid] = result, valid
 
     def _lane_id(self, op: Operation, mask: Mask) -> None:
         self.env[op.results[0]] = np.arange(self.n_threads, dtype=np.int64) % 32

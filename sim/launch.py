@@ -221,7 +221,7 @@ def _random_memref(
     dtype = numpy_dtype(memref_type.element_type)
     array = _random_array(shape, dtype, memref_type.element_type, rng)
     arena = Arena(name, space or 0, array.nbytes)
-    arena.data[: array.nbytes] = array.view(np.uint8).reshape(-1)
+    arena.data[: array.nbytes] = array.reshape(-1).view(np.uint8)  # 0-d too
     return MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
 
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp, memory_space_of
+from gpu_alloc.sim.atomics import atomic_rmw
 from gpu_alloc.sim.control_flow import Mask, uniform_int
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.memory import (
@@ -92,6 +93,8 @@ class MemoryOps:
         return {
             "memref.load": self._load,
             "memref.store": self._store,
+            "memref.atomic_rmw": self._atomic_rmw,
+            "gpu.printf": _no_op,  # output is not simulated
             "memref.alloca": self._alloca,
             "memref.alloc": self._memref_alloc,
             "memref.view": self._view,
@@ -412,6 +415,19 @@ class MemoryOps:
         self._record(view, addresses, lanes, is_write=True)
         profile_access(self.launch, op, view, addresses, lanes, True, self.interpreter)
         write_elements(view.arena, addresses, np.ascontiguousarray(values))
+
+    def _atomic_rmw(self, op: Operation, mask: Mask) -> None:
+        assert isinstance(op, memref.AtomicRMWOp)
+        view = self.env[op.memref]
+        lanes = self._lanes(mask)
+        addresses = _per_lane(self._addresses(view, op.indices, mask, "atomic on"), lanes)
+        value = np.asarray(self.env[op.value], dtype=view.dtype)
+        values = np.broadcast_to(value, (lanes.size,)) if value.ndim == 0 else value[lanes]
+        profile_access(self.launch, op, view, addresses, lanes, True, self.interpreter)
+        olds = atomic_rmw(view.arena, addresses, values, view.dtype, op.kind.value.data)
+        result = np.zeros(self.interpreter.n_threads, view.dtype)
+        result[lanes] = olds
+        self.env[op.result] = result
 
     def _check_alignment(
         self, op: Operation, view: MemRefView, addresses: np.ndarray, lanes: np.ndarray, verb: str

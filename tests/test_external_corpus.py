@@ -17,11 +17,9 @@ OK = "ok"
 OVER_LIMIT = "needs 65536 bytes of shared memory, over the limit of 49152"
 """IREE's trivial_non_reuse: four 16 KiB buffers, each read after the next one is written,
 so no barrier lets any two share bytes (IREE keeps all four too): over the 48 KiB limit."""
-ATOMIC_RMW = "Operation memref.atomic_rmw does not have a custom format."
-"""xDSL 0.75 cannot read `memref.atomic_rmw`'s custom form."""
 UNREGISTERED_CUSTOM = "Operation builtin.unregistered does not have a custom format."
-"""An op neither xDSL 0.75 nor this project defines, in custom form: `gpu.shuffle`,
-`gpu.printf`, `async.execute` (the generic form would be read as an unregistered op)."""
+"""An op neither xDSL 0.75 nor this project defines, in custom form: `async.execute`
+(the generic form would be read as an unregistered op)."""
 
 EXPECTED: dict[str, list[str]] = {
     "iree/gpu_reuse_shared_memory_allocs.mlir": [OK] * 7,
@@ -34,13 +32,13 @@ EXPECTED: dict[str, list[str]] = {
         OK,
     ],  # trivial_reuse and shared_reuse_scf_for fit with one barrier
     "llvm/async.mlir": [UNREGISTERED_CUSTOM],
-    "llvm/concurrent-kernels.mlir": [ATOMIC_RMW],
+    "llvm/concurrent-kernels.mlir": [OK],
     "llvm/dynamic-shared-memory.mlir": [OK],
     "llvm/gpu-to-cubin.mlir": [OK],
     "llvm/memory-attrbution.mlir": [OK] * 5,
-    "llvm/printf.mlir": [UNREGISTERED_CUSTOM],
+    "llvm/printf.mlir": [OK],
     "llvm/promotion.mlir": [OK] * 3,
-    "llvm/shuffle.mlir": [UNREGISTERED_CUSTOM],
+    "llvm/shuffle.mlir": [OK],
     "llvm/two-modules.mlir": [OK],
     "llvm/xevm-pipeline-workgroup-attributions.mlir": [OK],
 }
@@ -82,7 +80,10 @@ def test_attributions_of_the_corpus_become_named_allocations():
 
 
 SIMULATED: dict[str, list[str]] = {
+    "llvm/concurrent-kernels.mlir": ["@kernels::@kernel"],
     "llvm/gpu-to-cubin.mlir": ["@other_func_kernel::@other_func_kernel"],
+    "llvm/printf.mlir": ["@kernels::@hello"],
+    "llvm/shuffle.mlir": ["@main_kernel::@main_kernel"],
     "llvm/two-modules.mlir": ["@main_kernel::@main_kernel", "@main_kernel_0::@main_kernel"],
     "llvm/xevm-pipeline-workgroup-attributions.mlir": ["@kernels::@kernel"],
 }

@@ -166,6 +166,20 @@ def test_file_problems_are_one_line(tmp_path: Path, tool: str):
     assert not_text.code == 1 and "internal error" not in not_text.err
 
 
+def test_input_that_is_not_named_mlir_is_refused_or_read_with_f_mlir(tmp_path: Path):
+    """Any extension but .mlir is one line (it used to be xDSL's "internal error");
+    `-f mlir` reads it, and the output is what the .mlir file gives."""
+    for name in ("kernel.out", "kernel.txt"):
+        path = tmp_path / name
+        path.write_text(KERNEL)
+        refused = run_tool("opt", [str(path)])
+        assert_one_located_error(refused, str(path), "gpu-alloc-opt reads MLIR input only")
+        assert "-f mlir" in refused.err
+        forced = run_tool("opt", ["-f", "mlir", str(path)])
+        assert forced.code == 0, forced.err
+        assert forced.out == run_tool("opt", [str(write(tmp_path, KERNEL))]).out
+
+
 def test_unwritable_outputs_are_one_line(tmp_path: Path):
     kernel = str(write(tmp_path, KERNEL))
     csv = tmp_path / "a.csv"

@@ -118,7 +118,17 @@ class GpuAllocOptMain(xDSLOptMain):
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         path = self.args.input_file
-        return BytesIO(read_input(path)), mlir_input_extension(path)
+        return BytesIO(read_input(path)), self._input_format()
+
+    def _input_format(self) -> str:
+        """`-f`, else the file's extension; MLIR is the only format read."""
+        input_format = self.args.frontend or mlir_input_extension(self.args.input_file)
+        if input_format != "mlir":
+            raise UserError(
+                f"{self.get_input_name()}: error: gpu-alloc-opt reads MLIR input only "
+                f"(format '{input_format}'); name the file .mlir or pass -f mlir"
+            )
+        return input_format
 
     def get_input_name(self) -> str:
         return self.args.input_file or "<stdin>"
@@ -142,8 +152,6 @@ class GpuAllocOptMain(xDSLOptMain):
 
     def _process(self, source: bytes, file_extension: str, line_offset: int) -> str:
         file_name = self.get_input_name()
-        if self.args.frontend or file_extension != "mlir":
-            raise UserError(f"{file_name}: error: gpu-alloc-opt reads MLIR (.mlir) input only")
         try:
             module, source_map = parse_with_locations(self.ctx, source, file_name, line_offset)
         except ParseError as error:

@@ -12,12 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
 from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
-THREAD_ID_OPS: tuple[type[Operation], ...] = (gpu.ThreadIdOp, gpu.LaneIdOp, gpu.GlobalIdOp)
+THREAD_ID_OPS: tuple[type[Operation], ...] = (
+    gpu.ThreadIdOp,
+    gpu.LaneIdOp,
+    gpu.GlobalIdOp,
+    ShuffleOp,  # another lane's value, and whether that lane is in range
+)
 """Ops whose value differs between the threads of one block."""
 
 BLOCK_UNIFORM_OPS: tuple[type[Operation], ...] = (
