@@ -138,6 +138,20 @@ COVERAGE: tuple[Row, ...] = (
         backends=("llvmlite",),
         note="the warp size; MLIR 22's NVVM lowering refuses it",
     ),
+    Row(
+        "gpu.shuffle",
+        "special",
+        ("i32", "f32"),
+        backends=("mlir",),
+        note="xor up down idx; the llvmlite backend refuses it",
+    ),
+    Row(
+        "gpu.printf",
+        "special",
+        ("i32", "f32"),
+        backends=("mlir",),
+        note="a vprintf call, resolved by the CUDA driver when the module loads",
+    ),
     *_rows(
         "scf.for scf.if scf.while scf.index_switch scf.yield scf.condition", "special", ("i32",)
     ),

@@ -107,6 +107,12 @@ _SPECIAL["gpu.subgroup_size"] = """      %i = "gpu.subgroup_size"() : () -> inde
 _SPECIAL["gpu.barrier"] = """      memref.store %x, %b[%t] : memref<64x{T}, 1>
       "gpu.barrier"() : () -> ()
       %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
+_SPECIAL["gpu.shuffle"] = """      %c1_i32 = arith.constant 1 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %s, %ok = "gpu.shuffle"(%x, %c1_i32, %c32_i32) <{mode = #gpu<shuffle_mode xor>}> : ({T}, i32, i32) -> ({T}, i1)
+      %r = arith.select %ok, %s, %x : {T}"""
+_SPECIAL["gpu.printf"] = """      "gpu.printf"(%x) <{format = "x = %d"}> : ({T}) -> ()
+      %r = arith.addi %x, %y : {T}"""
 _SPECIAL["gpu.return"] = "      %r = arith.addi %x, %y : {T}"
 
 _SCF = """      %ub = arith.index_cast %x : {T} to index
