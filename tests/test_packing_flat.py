@@ -155,4 +155,3 @@ def test_kernel_sized_inputs_never_load_the_compiler():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-

@@ -28,7 +28,7 @@ _FAILED = 2  # the candidate `failed` at `depth` led nowhere: backtrack or try t
 # scalars[...]: the resumable part of the state.
 DEPTH, PHASE, FAILED_ITEM, VIABLE_TOP, HEIGHT_TOP, NODES = range(6)
 SCALARS = 6
-STATE_ARRAYS = 20
+STATE_ARRAYS = 21
 
 
 def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba compiles it well)
@@ -40,16 +40,23 @@ def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba com
     twin: np.ndarray,
     neighbour_start: np.ndarray,
     neighbours: np.ndarray,
+    section_start: np.ndarray,
+    section_items_start: np.ndarray,
+    section_items: np.ndarray,
     capacity: int,
     state: tuple[np.ndarray, ...],
     max_nodes: int,
 ) -> int:
     """Run the dive for at most `max_nodes` more nodes; FOUND, EXHAUSTED or PAUSED.
 
-    Static inputs (per buffer): `first`/`stop` the sections it spans, `size`, `align`, `rank`
+    Static inputs (per buffer, buffers sorted by `first`): `first`/`stop` the sections it
+    spans, `size`, `align`, `rank`
     (tie-break among equally low candidates, a permutation), `twin` (the identical buffer
     ranked just before it, or -1), and its time-overlapping buffers
-    `neighbours[neighbour_start[i]:neighbour_start[i + 1]]`.
+    `neighbours[neighbour_start[i]:neighbour_start[i + 1]]`; `section_start[s]` is the first
+    buffer whose `first` is at least s (the unplaced buffers of a part are a range of them),
+    and `section_items[section_items_start[s]:section_items_start[s + 1]]` the buffers
+    spanning section s.
 
     Rules (after MiniMalloc): buffers are placed in non-decreasing (offset, rank), each at the
     lowest aligned address above the buffers placed so far that it overlaps in time; a buffer
@@ -60,7 +67,7 @@ def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba com
     """
     viable, unplaced, height, remaining, offsets, placed, tried_offset, tried_rank = state[:8]
     lowest_top, highest, viable_mark, height_mark, saved_item, saved_viable = state[8:14]
-    saved_height, floor, cut, part_high, fresh, scalars = state[14:20]
+    saved_height, cut, part_high, fresh, part_begin, part_end, scalars = state[14:21]
     n = len(size)
     sections = len(height)
     depth = scalars[DEPTH]
@@ -87,10 +94,14 @@ def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba com
             while high < sections and cut[high - 1] > 0:
                 high += 1
             part_high[depth] = high
+            begin = section_start[low]
+            end = section_start[high]
+            part_begin[depth] = begin
+            part_end[depth] = end
             fresh[depth] = 1 if depth == 0 or part_high[depth - 1] != high else 0
             top = capacity + 1
-            for i in range(n):
-                if unplaced[i] and first[i] < high and viable[i] + size[i] < top:
+            for i in range(begin, end):
+                if unplaced[i] and viable[i] + size[i] < top:
                     top = viable[i] + size[i]
             fullest = 0
             for s in range(low, high):
@@ -125,8 +136,8 @@ def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba com
             best = -1
             best_offset = 0
             best_rank = 0
-            for i in range(n):
-                if not unplaced[i] or first[i] >= part_high[depth]:
+            for i in range(part_begin[depth], part_end[depth]):
+                if not unplaced[i]:
                     continue
                 v = viable[i]
                 if v >= lowest_top[depth] or v > highest[depth]:
@@ -170,19 +181,23 @@ def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba com
                             viable[j] = raised
                             check_low = min(check_low, first[j])
                             check_high = max(check_high, stop[j])
-                # Sections whose floor may have risen: floor + what is left must fit.
-                for s in range(check_low, check_high):
-                    floor[s] = capacity
-                for j in range(n):
-                    if unplaced[j] and first[j] < check_high and stop[j] > check_low:
-                        v = viable[j]
-                        for s in range(max(first[j], check_low), min(stop[j], check_high)):
-                            if v < floor[s]:
-                                floor[s] = v
+                # Sections whose floor may have risen: the lowest unplaced buffer crossing
+                # each (its floor) plus what is left to place there must fit.
                 fits = True
                 for s in range(check_low, check_high):
-                    level = max(floor[s], height[s], best_offset)
-                    if level + remaining[s] > capacity:
+                    if remaining[s] == 0:
+                        continue
+                    threshold = capacity - remaining[s]
+                    if height[s] > threshold or best_offset > threshold:
+                        fits = False
+                        break
+                    low_enough = False
+                    for k in range(section_items_start[s], section_items_start[s + 1]):
+                        j = section_items[k]
+                        if unplaced[j] and viable[j] <= threshold:
+                            low_enough = True
+                            break
+                    if not low_enough:
                         fits = False
                         break
                 if fits:

@@ -25,11 +25,15 @@ class FlatProblem:
     """The static arrays of one component's search, shared by all its dives."""
 
     def __init__(self, first: IntArray, stop: IntArray, size: IntArray, align: IntArray, overlap):
-        self.first = np.ascontiguousarray(first, dtype=np.int64)
-        self.stop = np.ascontiguousarray(stop, dtype=np.int64)
-        self.size = np.ascontiguousarray(size, dtype=np.int64)
-        self.align = np.ascontiguousarray(align, dtype=np.int64)
-        rows, columns = np.nonzero(overlap)
+        # Inside, buffers are numbered by the first section they span.
+        self.order = np.lexsort((np.arange(len(size)), stop, first))
+        self.position = np.empty(len(size), dtype=np.int64)
+        self.position[self.order] = np.arange(len(size))
+        self.first = np.ascontiguousarray(first[self.order], dtype=np.int64)
+        self.stop = np.ascontiguousarray(stop[self.order], dtype=np.int64)
+        self.size = np.ascontiguousarray(size[self.order], dtype=np.int64)
+        self.align = np.ascontiguousarray(align[self.order], dtype=np.int64)
+        rows, columns = np.nonzero(overlap[np.ix_(self.order, self.order)])
         self.neighbours = columns.astype(np.int64)
         self.neighbour_start = np.zeros(len(size) + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=len(size)), out=self.neighbour_start[1:])
@@ -42,6 +46,20 @@ class FlatProblem:
         np.add.at(cut, self.first, 1)
         np.add.at(cut, self.stop - 1, -1)
         self.cut = np.cumsum(cut)[: self.sections]
+        spans = self.stop - self.first
+        self.section_items = np.repeat(np.arange(len(size), dtype=np.int64), spans)
+        self.section_items_start = np.zeros(self.sections + 1, dtype=np.int64)
+        if len(size):
+            within = np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
+            sections_of = np.repeat(self.first, spans) + within
+            by_section = np.lexsort((self.section_items, sections_of))
+            self.section_items = np.ascontiguousarray(self.section_items[by_section])
+            np.cumsum(
+                np.bincount(sections_of, minlength=self.sections), out=self.section_items_start[1:]
+            )
+        self.section_start = np.searchsorted(self.first, np.arange(self.sections + 1)).astype(
+            np.int64
+        )
 
     def state(self) -> tuple[IntArray, ...]:
         """Fresh state arrays for one dive (see `core.dive_steps` for their order)."""
@@ -67,10 +85,11 @@ class FlatProblem:
             zeros(len(self.neighbours) + 1),  # saved_item
             zeros(len(self.neighbours) + 1),  # saved_viable
             zeros(spans + 1),  # saved_height
-            zeros(sections + 1),  # floor
             self.cut.copy(),  # cut: unplaced buffers crossing each section boundary
             zeros(n + 1),  # part_high
             zeros(n + 1),  # fresh
+            zeros(n + 1),  # part_begin
+            zeros(n + 1),  # part_end
             zeros(core.SCALARS),  # scalars
         )
 
@@ -87,7 +106,8 @@ class FlatProblem:
         steps, compiled = dive_steps()
         chunk = COMPILED_CHUNK if compiled else PYTHON_CHUNK
         state = self.state()
-        rank = np.ascontiguousarray(rank, dtype=np.int64)
+        rank = np.ascontiguousarray(rank[self.order], dtype=np.int64)
+        twin = np.where(twin >= 0, self.position[np.maximum(twin, 0)], -1)[self.order]
         twin = np.ascontiguousarray(twin, dtype=np.int64)
         meter = allowance.meter
         while True:
@@ -109,12 +129,15 @@ class FlatProblem:
                 twin,
                 self.neighbour_start,
                 self.neighbours,
+                self.section_start,
+                self.section_items_start,
+                self.section_items,
                 capacity,
                 state,
                 allowed,
             )
             meter.units += int(state[-1][core.NODES]) - visited
             if status == core.FOUND:
-                return state[4].copy()
+                return state[4][self.position]
             if status == core.EXHAUSTED:
                 return None
