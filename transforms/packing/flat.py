@@ -8,7 +8,7 @@ import math
 import numpy as np
 from gpu_alloc.transforms.packing import core
 from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
-from gpu_alloc.transforms.packing.component import IntArray
+from gpu_alloc.transforms.packing.component import BoolArray, IntArray
 from gpu_alloc.transforms.packing.jit import dive_steps
 
 COMPILED_CHUNK = 1 << 14
@@ -24,7 +24,9 @@ class DiveLimit(Exception):
 class FlatProblem:
     """The static arrays of one component's search, shared by all its dives."""
 
-    def __init__(self, first: IntArray, stop: IntArray, size: IntArray, align: IntArray, overlap):
+    def __init__(
+        self, first: IntArray, stop: IntArray, size: IntArray, align: IntArray, overlap: BoolArray
+    ):
         # Inside, buffers are numbered by the first section they span.
         self.order = np.lexsort((np.arange(len(size)), stop, first))
         self.position = np.empty(len(size), dtype=np.int64)
