@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gpu_alloc.tools.pack import read_instance
-from gpu_alloc.transforms.packing import PackItem, lower_bound, validate
+from gpu_alloc.transforms.packing import PackItem, core, jit, lower_bound, validate
 from gpu_alloc.transforms.packing.budget import Allowance
 from gpu_alloc.transforms.packing.component import Component
 from gpu_alloc.transforms.packing.flat import FlatProblem
@@ -155,3 +155,29 @@ def test_kernel_sized_inputs_never_load_the_compiler():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_without_numba_the_loop_runs_as_plain_python(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(NO_JIT_ENV, "0")
+    monkeypatch.setattr(jit, "_compiled", [])
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` raises ImportError
+    steps, compiled = dive_steps()
+    assert steps is core.dive_steps and not compiled
+
+
+def test_no_writable_cache_compiles_without_caching(monkeypatch: pytest.MonkeyPatch):
+    # numba refuses cache=True when neither the package's __pycache__ nor its user cache
+    # directory can be written (a read-only install): compile without caching instead.
+    import numba
+
+    calls = []
+
+    def njit(*, cache: bool):
+        calls.append(cache)
+        if cache:
+            raise RuntimeError("cannot cache function: no locator available")
+        return lambda function: ("compiled", function)
+
+    monkeypatch.setattr(numba, "njit", njit)
+    assert jit._compile() == ("compiled", core.dive_steps)
+    assert calls == [True, False]
