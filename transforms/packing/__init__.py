@@ -2,8 +2,9 @@
 never share a byte, keeping the peak (the backing buffer's size) small.
 
 This is the dynamic storage allocation problem (DSA) that `fuse-gpu-allocs` solves once per kernel
-and memory space, and that `gpu-alloc-pack` solves for MiniMalloc-format CSV files. It is pure
-Python plus numpy, with no xDSL dependency.
+and memory space, and that `gpu-alloc-pack` solves for MiniMalloc-format CSV files. It is Python
+plus numpy (and numba, where installed, for the exact search on large components), with no xDSL
+dependency.
 
 How `pack` works:
 
@@ -36,7 +37,9 @@ same offsets on any machine under any load.
 Modules: `items` (the API's data types, the lower bound and the validator), `component` (one
 independent subproblem as arrays), `greedy` (the greedy packers), `search` (the exact search at
 one capacity), `strategy` (which capacities to ask about), `budget` (work units and the optional
-wall-clock cap), `api` (`pack`).
+wall-clock cap), `api` (`pack`); `core` (the search's inner loop over flat arrays, used from 65
+buffers up), `flat` (one dive through it, metered) and `jit` (its numba compile on first use;
+`GPU_ALLOC_NO_JIT=1` runs it as plain Python with the same result for the same budget).
 """
 
 from gpu_alloc.transforms.packing.api import (

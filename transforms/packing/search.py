@@ -10,6 +10,12 @@ from itertools import pairwise
 import numpy as np
 from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
 from gpu_alloc.transforms.packing.component import BoolArray, Component, IntArray
+from gpu_alloc.transforms.packing.flat import DiveLimit, FlatProblem
+
+FLAT_MIN_ITEMS = 65
+"""Components with at least this many buffers are searched by the flat inner loop
+(`core.dive_steps`, compiled with numba where available); smaller ones (kernel-sized inputs,
+proven optimal in milliseconds) keep the numpy search below and never pay for a compile."""
 
 
 class NodeLimit(Exception):
@@ -72,6 +78,7 @@ class CanonicalSearch:
         _, group = np.unique(keys, axis=0, return_inverse=True)
         self.group = group.reshape(-1)
         self.neighbours = [np.flatnonzero(row) for row in self.overlap]
+        self.flat: FlatProblem | None = None
 
     def decide(
         self, capacity: int, allowance: Allowance, rounds: int | None = None
@@ -89,7 +96,7 @@ class CanonicalSearch:
                 budget *= 2
                 for rank in self.rankings:
                     try:
-                        return _Dive(self, capacity, allowance, rank, budget).run()
+                        return self.dive(capacity, allowance, rank, budget)
                     except NodeLimit:
                         continue
                 rounds = None if rounds is None else rounds - 1
@@ -108,12 +115,28 @@ class CanonicalSearch:
         try:
             for rank in rankings:
                 try:
-                    return _Dive(self, capacity, allowance, rank, budget).run()
+                    return self.dive(capacity, allowance, rank, budget)
                 except NodeLimit:
                     continue
             raise NodeLimit
         finally:
             sys.setrecursionlimit(limit)
+
+    def dive(
+        self, capacity: int, allowance: Allowance, rank: IntArray, budget: int
+    ) -> IntArray | None:
+        """One depth-first search with tie-break `rank` and at most `budget` nodes."""
+        if len(self.component) < FLAT_MIN_ITEMS:
+            return _Dive(self, capacity, allowance, rank, budget).run()
+        if self.flat is None:
+            component = self.component
+            self.flat = FlatProblem(
+                self.first, self.stop, component.size, component.align, self.overlap
+            )
+        try:
+            return self.flat.dive(capacity, allowance, rank, self.twin_before(rank), budget)
+        except DiveLimit:
+            raise NodeLimit from None
 
     def guided(self, offsets: IntArray, ranking: IntArray) -> IntArray:
         """A ranking that follows a known packing: by offset, then by `ranking`.

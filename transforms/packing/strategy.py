@@ -21,6 +21,10 @@ DESCENT_BUDGET = 2
 DESCENT_STEPS = (0.0, 0.1, 0.3)
 """Capacities the descent cycles through, as fractions of the way from the best peak (less one
 quantum) down to the proven lower bound (deeper steps rarely succeed and cost the most)."""
+FIRST_SHARE = 1 / 2
+"""Share of the allowance the first question (capacity = the lower bound) gets on components
+above `DESCENT_MIN_ITEMS` buffers: with the flat search the lower bound is the optimum of most
+hard instances (MiniMalloc's challenging suite), found within a few hundred thousand nodes."""
 BISECTION_MIN_UNITS = 200
 """Work units a question of the binary search gets at least in its first round."""
 BISECTION_MIN_SECONDS = 0.005
@@ -31,7 +35,7 @@ class Improver:
     """Searches for a better packing of one component than a given one.
 
     Asks "is there a packing within capacity C?": first for C = the lower bound (the usual
-    optimum for kernel-sized inputs) with half the allowance up to 64 buffers, an eighth above;
+    optimum for kernel-sized inputs) with half the allowance (`FIRST_SHARE` above 64 buffers);
     then, up to `DESCENT_MIN_ITEMS` buffers, down a ladder of capacities above it with one short
     round of dives each (success is not monotone in the capacity: a tighter one can prune a dive
     onto a good path sooner), and above that the guided descent (`descend`); then in rounds of
@@ -65,7 +69,7 @@ class Improver:
         """The best packing found and whether it is proven optimal."""
         small = len(self.component) <= DESCENT_MIN_ITEMS
         if self.searching():  # kernel-sized inputs usually end here: give them half
-            self.ask(self.low, self.allowance.share(1 / 2 if small else 1 / 8))
+            self.ask(self.low, self.allowance.share(1 / 2 if small else FIRST_SHARE))
         for fraction in reversed(LADDER) if small else ():
             capacity = (self.bound + int(self.bound * fraction)) // self.quantum
             if capacity > self.high:

@@ -1,0 +1,99 @@
+"""Time `pack` on kernel-sized inputs (<= 64 buffers, what `fuse-gpu-allocs` sees) at a git
+revision and in the working tree, interleaved in one process, and check both give the same
+peaks and that numba was never loaded.
+
+    python bench/kernel_ratio.py REVISION
+
+The packer of REVISION is read with `git show` into a temporary package; nothing in the
+working tree changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = "transforms/packing"
+ROUNDS = 5
+
+
+def old_packer(revision: str, folder: Path) -> ModuleType:
+    """The packing package of `revision`, importable as `old_packing`."""
+    names = subprocess.run(
+        ["git", "ls-tree", "--name-only", revision, f"{PACKAGE}/"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    target = folder / "old_packing"
+    target.mkdir()
+    for name in names:
+        text = subprocess.run(
+            ["git", "show", f"{revision}:{name}"], cwd=REPO, capture_output=True, text=True
+        ).stdout
+        text = text.replace("gpu_alloc.transforms.packing", "old_packing")
+        (target / Path(name).name).write_text(text)
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("old_packing")
+
+
+def inputs(packer: ModuleType) -> list[list]:
+    """bench/run.py's stencil chains (8-64 tiles, with and without 16-byte alignment) and 40
+    random kernels of 2-64 buffers."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from gen_kernels import chain_items  # noqa: PLC0415
+
+    cases = []
+    for count in (8, 16, 32, 64):
+        for align in (1, 16):
+            cases.append(
+                [packer.PackItem(i.start, i.end, i.size, align) for i in chain_items(count)]
+            )
+    rng = random.Random(7)
+    for _ in range(40):
+        items = []
+        for _ in range(rng.randint(2, 64)):
+            start = rng.randint(0, 20)
+            size = 16 * rng.randint(1, 64)
+            items.append(
+                packer.PackItem(start, start + rng.randint(1, 6), size, rng.choice([1, 4, 16]))
+            )
+        cases.append(items)
+    return cases
+
+
+def main(argv: list[str]) -> None:
+    if len(argv) != 1:
+        sys.exit("usage: python bench/kernel_ratio.py REVISION")
+    from gpu_alloc.transforms import packing  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory() as folder:
+        packers = {"before": old_packer(argv[0], Path(folder)), "after": packing}
+        seconds = dict.fromkeys(packers, 0.0)
+        peaks: dict[str, list[int]] = {}
+        for round_ in range(ROUNDS):
+            order = list(packers) if round_ % 2 else list(reversed(packers))
+            for name in order:
+                cases = inputs(packers[name])
+                started = time.perf_counter()
+                peaks[name] = [packers[name].pack(items).peak for items in cases]
+                seconds[name] += time.perf_counter() - started
+    if peaks["before"] != peaks["after"]:
+        sys.exit("kernel_ratio: the peaks differ")
+    print(
+        f"{len(peaks['after'])} kernel-sized inputs x {ROUNDS}: before ({argv[0]}) "
+        f"{seconds['before']:.3f} s, after {seconds['after']:.3f} s, ratio "
+        f"{seconds['after'] / seconds['before']:.3f}; numba loaded: {'numba' in sys.modules}"
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

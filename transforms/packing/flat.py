@@ -1,0 +1,145 @@
+"""One dive of the exact search through the flat inner loop (`core.dive_steps`), compiled when
+numba is available (`jit`), metered in the same work units either way."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from gpu_alloc.transforms.packing import core
+from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
+from gpu_alloc.transforms.packing.component import BoolArray, IntArray
+from gpu_alloc.transforms.packing.jit import dive_steps
+
+COMPILED_CHUNK = 1 << 14
+"""Nodes the compiled loop visits between two looks at the allowance (well under 0.1 s)."""
+PYTHON_CHUNK = 64
+"""The same for the interpreted loop."""
+
+
+class DiveLimit(Exception):
+    """A dive used up its own node budget without an answer."""
+
+
+class FlatProblem:
+    """The static arrays of one component's search, shared by all its dives."""
+
+    def __init__(
+        self, first: IntArray, stop: IntArray, size: IntArray, align: IntArray, overlap: BoolArray
+    ):
+        # Inside, buffers are numbered by the first section they span.
+        self.order = np.lexsort((np.arange(len(size)), stop, first))
+        self.position = np.empty(len(size), dtype=np.int64)
+        self.position[self.order] = np.arange(len(size))
+        self.first = np.ascontiguousarray(first[self.order], dtype=np.int64)
+        self.stop = np.ascontiguousarray(stop[self.order], dtype=np.int64)
+        self.size = np.ascontiguousarray(size[self.order], dtype=np.int64)
+        self.align = np.ascontiguousarray(align[self.order], dtype=np.int64)
+        rows, columns = np.nonzero(overlap[np.ix_(self.order, self.order)])
+        self.neighbours = columns.astype(np.int64)
+        self.neighbour_start = np.zeros(len(size) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=len(size)), out=self.neighbour_start[1:])
+        self.sections = int(self.stop.max()) if len(size) else 0
+        load = np.zeros(self.sections + 1, dtype=np.int64)
+        np.add.at(load, self.first, self.size)
+        np.add.at(load, self.stop, -self.size)
+        self.load = np.cumsum(load)[: self.sections]
+        cut = np.zeros(self.sections + 1, dtype=np.int64)
+        np.add.at(cut, self.first, 1)
+        np.add.at(cut, self.stop - 1, -1)
+        self.cut = np.cumsum(cut)[: self.sections]
+        spans = self.stop - self.first
+        self.section_items = np.repeat(np.arange(len(size), dtype=np.int64), spans)
+        self.section_items_start = np.zeros(self.sections + 1, dtype=np.int64)
+        if len(size):
+            within = np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
+            sections_of = np.repeat(self.first, spans) + within
+            by_section = np.lexsort((self.section_items, sections_of))
+            self.section_items = np.ascontiguousarray(self.section_items[by_section])
+            np.cumsum(
+                np.bincount(sections_of, minlength=self.sections), out=self.section_items_start[1:]
+            )
+        self.section_start = np.searchsorted(self.first, np.arange(self.sections + 1)).astype(
+            np.int64
+        )
+
+    def state(self) -> tuple[IntArray, ...]:
+        """Fresh state arrays for one dive (see `core.dive_steps` for their order)."""
+        n, sections = len(self.size), self.sections
+        spans = int((self.stop - self.first).sum())
+
+        def zeros(length: int) -> IntArray:
+            return np.zeros(length, dtype=np.int64)
+
+        return (
+            zeros(n),  # viable: lowest aligned address of each buffer
+            np.ones(n, dtype=np.int64),  # unplaced
+            zeros(sections),  # height
+            self.load.copy(),  # remaining
+            zeros(n),  # offsets
+            zeros(n),  # placed: the buffer placed at each depth
+            zeros(n + 1),  # tried_offset
+            zeros(n + 1),  # tried_rank
+            zeros(n + 1),  # lowest_top
+            zeros(n + 1),  # highest
+            zeros(n + 1),  # viable_mark
+            zeros(n + 1),  # height_mark
+            zeros(len(self.neighbours) + 1),  # saved_item
+            zeros(len(self.neighbours) + 1),  # saved_viable
+            zeros(spans + 1),  # saved_height
+            self.cut.copy(),  # cut: unplaced buffers crossing each section boundary
+            zeros(n + 1),  # part_high
+            zeros(n + 1),  # fresh
+            zeros(n + 1),  # part_begin
+            zeros(n + 1),  # part_end
+            zeros(core.SCALARS),  # scalars
+        )
+
+    def dive(
+        self, capacity: int, allowance: Allowance, rank: IntArray, twin: IntArray, budget: int
+    ) -> IntArray | None:
+        """Offsets within `capacity` (None: proven impossible) from a dive of at most
+        `budget` nodes; raises `DiveLimit` past them and `OutOfBudget` when `allowance` is
+        spent (both checked between chunks of the same node counts, compiled or not)."""
+        if not len(self.size):
+            return np.zeros(0, dtype=np.int64)
+        if int(self.load.max()) > capacity:
+            return None
+        steps, compiled = dive_steps()
+        chunk = COMPILED_CHUNK if compiled else PYTHON_CHUNK
+        state = self.state()
+        rank = np.ascontiguousarray(rank[self.order], dtype=np.int64)
+        twin = np.where(twin >= 0, self.position[np.maximum(twin, 0)], -1)[self.order]
+        twin = np.ascontiguousarray(twin, dtype=np.int64)
+        meter = allowance.meter
+        while True:
+            visited = int(state[-1][core.NODES])
+            if visited >= budget:
+                raise DiveLimit
+            if meter.units >= allowance.unit_stop or allowance.out_of_time():
+                raise OutOfBudget
+            units_left = allowance.unit_stop - meter.units
+            allowed = min(budget - visited, chunk)
+            if units_left < allowed:
+                allowed = math.ceil(units_left)
+            status = steps(
+                self.first,
+                self.stop,
+                self.size,
+                self.align,
+                rank,
+                twin,
+                self.neighbour_start,
+                self.neighbours,
+                self.section_start,
+                self.section_items_start,
+                self.section_items,
+                capacity,
+                state,
+                allowed,
+            )
+            meter.units += int(state[-1][core.NODES]) - visited
+            if status == core.FOUND:
+                return state[4][self.position]
+            if status == core.EXHAUSTED:
+                return None

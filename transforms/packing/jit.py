@@ -1,0 +1,49 @@
+"""The compiled form of the exact search's inner loop (`core.dive_steps`), made on first use.
+
+numba compiles it the first time a component large enough to pay for it is searched (never at
+import; kernel-sized inputs never get here), and caches the machine code next to `core.py` (or,
+where that directory is read-only, in numba's user-wide cache, or nowhere). Without numba, or
+with the environment variable `GPU_ALLOC_NO_JIT` set to anything but "" or "0", the same
+function runs as plain Python: slower, with the same result for the same work budget.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from gpu_alloc.transforms.packing import core
+
+NO_JIT_ENV = "GPU_ALLOC_NO_JIT"
+"""Set to 1 to run the search's inner loop as plain Python even where numba is installed."""
+
+_compiled: list[Callable[..., int]] = []
+
+
+def jit_requested() -> bool:
+    return os.environ.get(NO_JIT_ENV, "") in ("", "0")
+
+
+def dive_steps() -> tuple[Callable[..., int], bool]:
+    """The inner loop to call, and whether it is compiled."""
+    if not jit_requested():
+        return core.dive_steps, False
+    if not _compiled:
+        compiled = _compile()
+        if compiled is None:
+            return core.dive_steps, False
+        _compiled.append(compiled)
+    return _compiled[0], True
+
+
+def _compile() -> Callable[..., int] | None:
+    try:
+        import numba  # noqa: PLC0415 (imported on first use: numba takes a while to load)
+    except ImportError:
+        return None
+    njit: Any = numba.njit
+    try:
+        return njit(cache=True)(core.dive_steps)
+    except RuntimeError:  # no writable cache location: compile anew in every process
+        return njit(cache=False)(core.dive_steps)
