@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_alloc.dialect.mlir_gpu import MlirNameParser
+from gpu_alloc.provenance import origin_of
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -52,9 +53,13 @@ class SourceMap:
     op_spans: dict[Operation, Span[Any]] = field(default_factory=dict[Operation, Span[Any]])
 
     def span_of(self, op: Operation | None) -> Span[Any] | None:
-        """The span of `op`, or of its nearest parsed ancestor (for ops a pass created)."""
+        """The span of `op`, of the op it was derived from (`core.provenance`), or of its
+        nearest parsed ancestor (for ops a pass created)."""
         while op is not None:
             if (span := self.op_spans.get(op)) is not None:
+                return span
+            origin = origin_of(op)
+            if origin is not None and (span := self.op_spans.get(origin)) is not None:
                 return span
             op = op.parent_op()
         return None

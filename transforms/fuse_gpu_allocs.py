@@ -40,6 +40,7 @@ from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
 from gpu_alloc.memref_sizes import element_bytes
+from gpu_alloc.provenance import derive
 from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.fusion_analysis import (
     Func,
@@ -223,9 +224,11 @@ def _emit_space(builder: Builder, layout: SpaceLayout) -> None:
             assert isinstance(memref_type, MemRefType)
             if memref_type not in aliases or alloc.dynamic_sizes:
                 pointer = builder.insert(OffsetPointerOp(backing, offset)).pointer
-                alias = builder.insert(
+                alias_op = builder.insert(
                     AliasOp(func.name, pointer, memref_type, list(alloc.dynamic_sizes))
-                ).memref
+                )
+                derive(alias_op, alloc)  # later diagnostics point at the Func's alloc
+                alias = alias_op.memref
                 alias.name_hint = alloc.memref.name_hint
                 aliases[memref_type] = alias
             alloc.memref.replace_all_uses_with(aliases[memref_type])

@@ -46,7 +46,9 @@ def _bytes(value: int | None) -> str:
 def format_report(reports: Sequence[KernelReport]) -> str:
     lines: list[str] = []
     for report in reports:
-        lines.append(f"kernel @{report.kernel}: {report.stages} barrier stage(s)")
+        # A symbol is `@name`; a launch body is named `gpu.launch in f` (no symbol).
+        name = report.kernel if " " in report.kernel else f"@{report.kernel}"
+        lines.append(f"kernel {name}: {report.stages} barrier stage(s)")
         if report.not_intact_reason:
             lines.append(
                 f"  no reuse: {report.not_intact_reason}; every allocation lives for the whole kernel"

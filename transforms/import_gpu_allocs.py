@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp, DeallocOp
+from gpu_alloc.provenance import derive
 from gpu_alloc.transforms.gpu_buffers import (
     attribution_start,
     block_level_regions,
@@ -152,6 +153,7 @@ class _RegionImporter:
             self.fresh_name(op.memref.name_hint, space), memref_type, op.dynamic_sizes, alignment
         )
         alloc.memref.name_hint = op.memref.name_hint
+        derive(alloc, op)  # diagnostics on `alloc` point at the memref.alloc
         Rewriter.insert_op(alloc, InsertPoint.before(op))
         op.memref.replace_all_uses_with(alloc.memref)
         Rewriter.erase_op(op)
@@ -267,6 +269,7 @@ def _import_global(
     alignment = global_op.alignment.value.data if global_op.alignment is not None else None
     alloc = AllocOp(importer.fresh_name(symbol, 3), memref_type, (), alignment)
     alloc.memref.name_hint = symbol
+    derive(alloc, global_op)
     Rewriter.insert_op(alloc, InsertPoint.at_start(importer.entry))
     for user in users:
         user.results[0].replace_all_uses_with(alloc.memref)

@@ -40,7 +40,7 @@ func.func @host(%n: index, %out: memref<64xf32>) {
 // FUSE:      %b = gpu_alloc.alias "b"
 // FUSE:      %p = gpu_alloc.alloc "p" : memref<4xf32, 5 : i32>
 
-// REPORT:      kernel @gpu.launch in host: 4 barrier stage(s)
+// REPORT:      kernel gpu.launch in host: 4 barrier stage(s)
 // REPORT-NEXT:   Func             space      bytes   offset  lifetime
 // REPORT-NEXT:   a                shared       256        0  [0, 1]
 // REPORT-NEXT:   b                shared       256        0  [2, 3]

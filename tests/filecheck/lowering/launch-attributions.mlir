@@ -35,7 +35,7 @@ func.func @f(%n: index, %buf: memref<64xf32>) {
 // Without import-gpu-allocs, fuse says what it leaves alone.
 // UNOWNED: fuse-gpu-allocs: remark: 'gpu.launch in f' has workgroup memory that fuse-gpu-allocs does not own and leaves as it is (workgroup attribution %w, workgroup attribution %w2); run import-gpu-allocs first
 
-// REPORT:      kernel @gpu.launch in f: 3 barrier stage(s)
+// REPORT:      kernel gpu.launch in f: 3 barrier stage(s)
 // REPORT:        shared backing 'shared_alloc': unfused 512 B, fused 256 B
 
 // OUTLINED:      gpu.func @f_kernel
