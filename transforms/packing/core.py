@@ -1,13 +1,20 @@
-"""The exact search's inner loop as one function over flat integer arrays.
+"""The exact search's inner loop as a few functions over flat integer arrays.
 
-`dive_steps` is plain Python that numba can compile (`jit` module): scalar loops, numpy arrays,
-no Python objects. Compiled or interpreted, it visits the same nodes in the same order, so a
-dive limited to the same number of nodes gives the same answer either way.
+`dive_steps` and its helpers are plain Python that numba can compile (`jit` module): scalar
+loops, numpy arrays, no Python objects. Compiled or interpreted, the loop visits the same nodes
+in the same order, so a dive limited to the same number of nodes gives the same answer either way.
 
 The dive is a depth-first search over canonical packings at one capacity (see
 `search.CanonicalSearch`), written with an explicit stack so that it can stop after a given
 number of nodes and resume later (the caller checks its allowance between calls). Every piece
 of state lives in the arrays of a `DiveState`; nothing is allocated per node.
+
+Rules (after MiniMalloc): buffers are placed in non-decreasing (offset, rank), each at the
+lowest aligned address above the buffers placed so far that it overlaps in time; a buffer
+is not placed at or above the top another unplaced buffer would have at its own lowest
+address (dominated), nor so high that the fullest section cannot fit what is left; after a
+placement, every section whose floor rose must still hold what is left to place there; and
+when a failed buffer has nothing unplaced above it, its siblings are not tried.
 """
 
 from __future__ import annotations
@@ -29,9 +36,22 @@ _FAILED = 2  # the candidate `failed` at `depth` led nowhere: backtrack or try t
 DEPTH, PHASE, FAILED_ITEM, VIABLE_TOP, HEIGHT_TOP, NODES = range(6)
 SCALARS = 6
 STATE_ARRAYS = 21
+HELPERS: tuple[str, ...] = (
+    "_start_node",
+    "_rests_on_unplaced",
+    "_next_candidate",
+    "_place",
+    "_sections_fit",
+    "_backjump_target",
+    "_undo",
+)
+"""The functions `dive_steps` calls, which `jit` registers with numba (inlined) before compiling
+it. They take the arrays they use one by one, not the state tuple: taking an array out of a
+tuple costs a reference count per array and call, which halves the compiled loop's speed. The
+calls keep their argument lists packed (`fmt: skip`) so that the loop reads in one screen."""
 
 
-def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba compiles it well)
+def dive_steps(
     first: np.ndarray,
     stop: np.ndarray,
     size: np.ndarray,
@@ -50,201 +70,322 @@ def dive_steps(  # noqa: PLR0912, PLR0915 (one loop, kept flat so that numba com
     """Run the dive for at most `max_nodes` more nodes; FOUND, EXHAUSTED or PAUSED.
 
     Static inputs (per buffer, buffers sorted by `first`): `first`/`stop` the sections it
-    spans, `size`, `align`, `rank`
-    (tie-break among equally low candidates, a permutation), `twin` (the identical buffer
-    ranked just before it, or -1), and its time-overlapping buffers
+    spans, `size`, `align`, `rank` (tie-break among equally low candidates, a permutation),
+    `twin` (the identical buffer ranked just before it, or -1), and its time-overlapping buffers
     `neighbours[neighbour_start[i]:neighbour_start[i + 1]]`; `section_start[s]` is the first
     buffer whose `first` is at least s (the unplaced buffers of a part are a range of them),
     and `section_items[section_items_start[s]:section_items_start[s + 1]]` the buffers
     spanning section s.
-
-    Rules (after MiniMalloc): buffers are placed in non-decreasing (offset, rank), each at the
-    lowest aligned address above the buffers placed so far that it overlaps in time; a buffer
-    is not placed at or above the top another unplaced buffer would have at its own lowest
-    address (dominated), nor so high that the fullest section cannot fit what is left; after a
-    placement, every section whose floor rose must still hold what is left to place there; and
-    when a failed buffer has nothing unplaced above it, its siblings are not tried.
     """
     viable, unplaced, height, remaining, offsets, placed, tried_offset, tried_rank = state[:8]
     lowest_top, highest, viable_mark, height_mark, saved_item, saved_viable = state[8:14]
     saved_height, cut, part_high, fresh, part_begin, part_end, scalars = state[14:21]
-    n = len(size)
-    sections = len(height)
-    depth = scalars[DEPTH]
-    phase = scalars[PHASE]
-    failed = scalars[FAILED_ITEM]
-    viable_top = scalars[VIABLE_TOP]
-    height_top = scalars[HEIGHT_TOP]
-    nodes = 0
-    status = PAUSED
+    depth, phase, failed = scalars[DEPTH], scalars[PHASE], scalars[FAILED_ITEM]
+    viable_top, height_top = scalars[VIABLE_TOP], scalars[HEIGHT_TOP]
+    nodes, status = 0, PAUSED
     while True:
         if phase == _DESCEND:
-            if depth == n:
+            if depth == len(size):
                 status = FOUND
                 break
             if nodes >= max_nodes:
                 break
             nodes += 1
-            # The part to work on: from the first section with something left to place up to
-            # the first boundary no unplaced buffer crosses (the rest is independent of it).
-            low = 0
-            while remaining[low] == 0:
-                low += 1
-            high = low + 1
-            while high < sections and cut[high - 1] > 0:
-                high += 1
-            part_high[depth] = high
-            begin = section_start[low]
-            end = section_start[high]
-            part_begin[depth] = begin
-            part_end[depth] = end
-            fresh[depth] = 1 if depth == 0 or part_high[depth - 1] != high else 0
-            top = capacity + 1
-            for i in range(begin, end):
-                if unplaced[i] and viable[i] + size[i] < top:
-                    top = viable[i] + size[i]
-            fullest = 0
-            for s in range(low, high):
-                if remaining[s] > fullest:
-                    fullest = remaining[s]
-            lowest_top[depth] = top
-            highest[depth] = capacity - fullest
-            tried_offset[depth] = -1
-            tried_rank[depth] = -1
+            _start_node(depth, capacity, size, section_start, viable, unplaced, remaining, cut,
+                        part_high, part_begin, part_end, fresh, lowest_top, highest, tried_offset,
+                        tried_rank)  # fmt: skip
             phase = _NEXT
             continue
         if phase == _FAILED:
-            has_hat = False
-            for k in range(neighbour_start[failed], neighbour_start[failed + 1]):
-                if unplaced[neighbours[k]]:
-                    has_hat = True
-                    break
-            if has_hat:
-                phase = _NEXT
-                continue
-        else:
-            # _NEXT: the lowest candidate above the last placed buffer and the last one tried.
-            after_offset = tried_offset[depth]
-            after_rank = tried_rank[depth]
-            if not fresh[depth]:
-                last = placed[depth - 1]
-                if offsets[last] > after_offset or (
-                    offsets[last] == after_offset and rank[last] > after_rank
-                ):
-                    after_offset = offsets[last]
-                    after_rank = rank[last]
-            best = -1
-            best_offset = 0
-            best_rank = 0
-            for i in range(part_begin[depth], part_end[depth]):
-                if not unplaced[i]:
-                    continue
-                v = viable[i]
-                if v >= lowest_top[depth] or v > highest[depth]:
-                    continue
-                r = rank[i]
-                if v < after_offset or (v == after_offset and r <= after_rank):
-                    continue
-                if twin[i] >= 0 and unplaced[twin[i]]:
-                    continue
-                if best < 0 or v < best_offset or (v == best_offset and r < best_rank):
-                    best = i
-                    best_offset = v
-                    best_rank = r
-            if best >= 0:
-                tried_offset[depth] = best_offset
-                tried_rank[depth] = best_rank
-                placed[depth] = best
-                viable_mark[depth] = viable_top
-                height_mark[depth] = height_top
-                # Place `best` at its lowest address.
-                item_top = best_offset + size[best]
-                offsets[best] = best_offset
-                unplaced[best] = 0
-                for s in range(first[best], stop[best] - 1):
-                    cut[s] -= 1
-                for s in range(first[best], stop[best]):
-                    saved_height[height_top] = height[s]
-                    height_top += 1
-                    height[s] = item_top
-                    remaining[s] -= size[best]
-                check_low = first[best]
-                check_high = stop[best]
-                for k in range(neighbour_start[best], neighbour_start[best + 1]):
-                    j = neighbours[k]
-                    if unplaced[j]:
-                        raised = -(-item_top // align[j]) * align[j]
-                        if raised > viable[j]:
-                            saved_item[viable_top] = j
-                            saved_viable[viable_top] = viable[j]
-                            viable_top += 1
-                            viable[j] = raised
-                            check_low = min(check_low, first[j])
-                            check_high = max(check_high, stop[j])
-                # Sections whose floor may have risen: the lowest unplaced buffer crossing
-                # each (its floor) plus what is left to place there must fit.
-                fits = True
-                for s in range(check_low, check_high):
-                    if remaining[s] == 0:
-                        continue
-                    threshold = capacity - remaining[s]
-                    if height[s] > threshold or best_offset > threshold:
-                        fits = False
-                        break
-                    low_enough = False
-                    for k in range(section_items_start[s], section_items_start[s + 1]):
-                        j = section_items[k]
-                        if unplaced[j] and viable[j] <= threshold:
-                            low_enough = True
-                            break
-                    if not low_enough:
-                        fits = False
-                        break
-                if fits:
-                    depth += 1
-                    phase = _DESCEND
-                    continue
-                failed = best
-                target = depth
-            else:
-                # No candidate left: this node fails. A part's first node failing means the
-                # part cannot be packed whatever its independent siblings do, so the search
-                # goes back to the placement that split them off.
-                target = depth - 1
-                if fresh[depth]:
-                    while target >= 0 and part_high[target] < part_high[depth]:
-                        target -= 1
-                if target < 0:
-                    status = EXHAUSTED
-                    break
-            # Take the buffers placed at depths target..depth-1 (and a failed `best`) off again.
-            if target == depth:
-                undo_from = depth
-            else:
-                undo_from = depth - 1
-            for level in range(undo_from, target - 1, -1):
-                item = placed[level]
-                while viable_top > viable_mark[level]:
-                    viable_top -= 1
-                    viable[saved_item[viable_top]] = saved_viable[viable_top]
-                height_top = height_mark[level]
-                for s in range(first[item], stop[item]):
-                    height[s] = saved_height[height_top + s - first[item]]
-                    remaining[s] += size[item]
-                for s in range(first[item], stop[item] - 1):
-                    cut[s] += 1
-                unplaced[item] = 1
-            depth = target
-            failed = placed[target]
-            phase = _FAILED
+            phase = _NEXT
+            if not _rests_on_unplaced(failed, neighbour_start, neighbours, unplaced):
+                tried_offset[depth] = capacity + 1  # its siblings are not tried
             continue
-        # _FAILED with nothing resting on the failed buffer: this node fails too.
-        phase = _NEXT
-        tried_offset[depth] = capacity + 1  # no candidate is left above this
-    scalars[DEPTH] = depth
-    scalars[PHASE] = phase
-    scalars[FAILED_ITEM] = failed
-    scalars[VIABLE_TOP] = viable_top
-    scalars[HEIGHT_TOP] = height_top
+        best = _next_candidate(depth, rank, twin, viable, unplaced, offsets, placed, tried_offset,
+                               tried_rank, lowest_top, highest, fresh, part_begin, part_end)  # fmt: skip
+        if best >= 0:
+            viable_mark[depth] = viable_top
+            height_mark[depth] = height_top
+            viable_top, height_top, check_low, check_high = _place(
+                best, first, stop, size, align, neighbour_start, neighbours, viable, unplaced,
+                height, remaining, cut, offsets, saved_item, saved_viable, saved_height, viable_top,
+                height_top)  # fmt: skip
+            if _sections_fit(check_low, check_high, offsets[best], capacity, section_items_start,
+                             section_items, viable, unplaced, height, remaining):  # fmt: skip
+                depth += 1
+                phase = _DESCEND
+                continue
+            target = depth
+        else:
+            target = _backjump_target(depth, fresh, part_high)
+            if target < 0:
+                status = EXHAUSTED
+                break
+        viable_top, height_top = _undo(
+            target, depth, first, stop, size, placed, viable_mark, height_mark, viable, unplaced,
+            height, remaining, cut, saved_item, saved_viable, saved_height, viable_top)  # fmt: skip
+        depth = target
+        failed = placed[target]
+        phase = _FAILED
+    scalars[DEPTH], scalars[PHASE], scalars[FAILED_ITEM] = depth, phase, failed
+    scalars[VIABLE_TOP], scalars[HEIGHT_TOP] = viable_top, height_top
     scalars[NODES] += nodes
     return status
+
+
+def _start_node(
+    depth: int,
+    capacity: int,
+    size: np.ndarray,
+    section_start: np.ndarray,
+    viable: np.ndarray,
+    unplaced: np.ndarray,
+    remaining: np.ndarray,
+    cut: np.ndarray,
+    part_high: np.ndarray,
+    part_begin: np.ndarray,
+    part_end: np.ndarray,
+    fresh: np.ndarray,
+    lowest_top: np.ndarray,
+    highest: np.ndarray,
+    tried_offset: np.ndarray,
+    tried_rank: np.ndarray,
+) -> None:
+    """Enter the node at `depth`: its part, and bounds on its candidates' offsets.
+
+    The part runs from the first section with something left to place up to the first
+    boundary no unplaced buffer crosses (the rest is independent of it). A candidate must lie
+    below the lowest top an unplaced buffer of the part would have (`lowest_top`) and leave
+    room for what is left in the part's fullest section (`highest`).
+    """
+    low = 0
+    while remaining[low] == 0:
+        low += 1
+    high = low + 1
+    while high < len(remaining) and cut[high - 1] > 0:
+        high += 1
+    part_high[depth] = high
+    begin = section_start[low]
+    end = section_start[high]
+    part_begin[depth] = begin
+    part_end[depth] = end
+    fresh[depth] = 1 if depth == 0 or part_high[depth - 1] != high else 0
+    top = capacity + 1
+    for i in range(begin, end):
+        if unplaced[i] and viable[i] + size[i] < top:
+            top = viable[i] + size[i]
+    fullest = 0
+    for s in range(low, high):
+        if remaining[s] > fullest:
+            fullest = remaining[s]
+    lowest_top[depth] = top
+    highest[depth] = capacity - fullest
+    tried_offset[depth] = -1
+    tried_rank[depth] = -1
+
+
+def _rests_on_unplaced(
+    failed: int,
+    neighbour_start: np.ndarray,
+    neighbours: np.ndarray,
+    unplaced: np.ndarray,
+) -> bool:
+    """Whether a buffer that overlaps `failed` in time is still unplaced (could go above it)."""
+    for k in range(neighbour_start[failed], neighbour_start[failed + 1]):
+        if unplaced[neighbours[k]]:
+            return True
+    return False
+
+
+def _next_candidate(
+    depth: int,
+    rank: np.ndarray,
+    twin: np.ndarray,
+    viable: np.ndarray,
+    unplaced: np.ndarray,
+    offsets: np.ndarray,
+    placed: np.ndarray,
+    tried_offset: np.ndarray,
+    tried_rank: np.ndarray,
+    lowest_top: np.ndarray,
+    highest: np.ndarray,
+    fresh: np.ndarray,
+    part_begin: np.ndarray,
+    part_end: np.ndarray,
+) -> int:
+    """The lowest unplaced buffer of the node's part above the last placed buffer and the
+    last one tried at `depth` (in (offset, rank) order), recorded as tried and placed there;
+    -1 when none is left. Dominated candidates and a buffer whose twin is unplaced are skipped.
+    """
+    after_offset = tried_offset[depth]
+    after_rank = tried_rank[depth]
+    if not fresh[depth]:
+        last = placed[depth - 1]
+        if offsets[last] > after_offset or (
+            offsets[last] == after_offset and rank[last] > after_rank
+        ):
+            after_offset = offsets[last]
+            after_rank = rank[last]
+    best = -1
+    best_offset = 0
+    best_rank = 0
+    for i in range(part_begin[depth], part_end[depth]):
+        if not unplaced[i]:
+            continue
+        v = viable[i]
+        if v >= lowest_top[depth] or v > highest[depth]:
+            continue
+        r = rank[i]
+        if v < after_offset or (v == after_offset and r <= after_rank):
+            continue
+        if twin[i] >= 0 and unplaced[twin[i]]:
+            continue
+        if best < 0 or v < best_offset or (v == best_offset and r < best_rank):
+            best = i
+            best_offset = v
+            best_rank = r
+    if best >= 0:
+        tried_offset[depth] = best_offset
+        tried_rank[depth] = best_rank
+        placed[depth] = best
+    return best
+
+
+def _place(
+    best: int,
+    first: np.ndarray,
+    stop: np.ndarray,
+    size: np.ndarray,
+    align: np.ndarray,
+    neighbour_start: np.ndarray,
+    neighbours: np.ndarray,
+    viable: np.ndarray,
+    unplaced: np.ndarray,
+    height: np.ndarray,
+    remaining: np.ndarray,
+    cut: np.ndarray,
+    offsets: np.ndarray,
+    saved_item: np.ndarray,
+    saved_viable: np.ndarray,
+    saved_height: np.ndarray,
+    viable_top: int,
+    height_top: int,
+) -> tuple[int, int, int, int]:
+    """Place `best` at its lowest address, saving the heights and viable addresses it
+    changes on their stacks, and raise its unplaced neighbours above it; the new stack tops and
+    the sections whose floor may have risen, [check_low, check_high).
+    """
+    offset = viable[best]
+    item_top = offset + size[best]
+    offsets[best] = offset
+    unplaced[best] = 0
+    for s in range(first[best], stop[best] - 1):
+        cut[s] -= 1
+    for s in range(first[best], stop[best]):
+        saved_height[height_top] = height[s]
+        height_top += 1
+        height[s] = item_top
+        remaining[s] -= size[best]
+    check_low = first[best]
+    check_high = stop[best]
+    for k in range(neighbour_start[best], neighbour_start[best + 1]):
+        j = neighbours[k]
+        if unplaced[j]:
+            raised = -(-item_top // align[j]) * align[j]
+            if raised > viable[j]:
+                saved_item[viable_top] = j
+                saved_viable[viable_top] = viable[j]
+                viable_top += 1
+                viable[j] = raised
+                check_low = min(check_low, first[j])
+                check_high = max(check_high, stop[j])
+    return viable_top, height_top, check_low, check_high
+
+
+def _sections_fit(
+    check_low: int,
+    check_high: int,
+    offset: int,
+    capacity: int,
+    section_items_start: np.ndarray,
+    section_items: np.ndarray,
+    viable: np.ndarray,
+    unplaced: np.ndarray,
+    height: np.ndarray,
+    remaining: np.ndarray,
+) -> bool:
+    """Whether each section in [check_low, check_high) still holds what is left to place
+    there above the buffer just placed at `offset`: its height and that offset leave room for
+    it, and an unplaced buffer crossing it can start low enough.
+    """
+    for s in range(check_low, check_high):
+        if remaining[s] == 0:
+            continue
+        threshold = capacity - remaining[s]
+        if height[s] > threshold or offset > threshold:
+            return False
+        low_enough = False
+        for k in range(section_items_start[s], section_items_start[s + 1]):
+            j = section_items[k]
+            if unplaced[j] and viable[j] <= threshold:
+                low_enough = True
+                break
+        if not low_enough:
+            return False
+    return True
+
+
+def _backjump_target(
+    depth: int,
+    fresh: np.ndarray,
+    part_high: np.ndarray,
+) -> int:
+    """The depth to go back to when the node at `depth` has no candidate left (-1: none).
+
+    A part's first node failing means the part cannot be packed whatever its independent
+    siblings do, so the search goes back to the placement that split them off.
+    """
+    target = depth - 1
+    if fresh[depth]:
+        while target >= 0 and part_high[target] < part_high[depth]:
+            target -= 1
+    return target
+
+
+def _undo(
+    target: int,
+    depth: int,
+    first: np.ndarray,
+    stop: np.ndarray,
+    size: np.ndarray,
+    placed: np.ndarray,
+    viable_mark: np.ndarray,
+    height_mark: np.ndarray,
+    viable: np.ndarray,
+    unplaced: np.ndarray,
+    height: np.ndarray,
+    remaining: np.ndarray,
+    cut: np.ndarray,
+    saved_item: np.ndarray,
+    saved_viable: np.ndarray,
+    saved_height: np.ndarray,
+    viable_top: int,
+) -> tuple[int, int]:
+    """Take the buffers placed at depths target..depth-1 off again (and the one at `depth`
+    too when `target` is `depth`: a placement that failed its check); the new stack tops.
+    """
+    height_top = height_mark[target]
+    undo_from = depth if target == depth else depth - 1
+    for level in range(undo_from, target - 1, -1):
+        item = placed[level]
+        while viable_top > viable_mark[level]:
+            viable_top -= 1
+            viable[saved_item[viable_top]] = saved_viable[viable_top]
+        height_top = height_mark[level]
+        for s in range(first[item], stop[item]):
+            height[s] = saved_height[height_top + s - first[item]]
+            remaining[s] += size[item]
+        for s in range(first[item], stop[item] - 1):
+            cut[s] += 1
+        unplaced[item] = 1
+    return viable_top, height_top

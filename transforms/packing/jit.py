@@ -19,6 +19,7 @@ NO_JIT_ENV = "GPU_ALLOC_NO_JIT"
 """Set to 1 to run the search's inner loop as plain Python even where numba is installed."""
 
 _compiled: list[Callable[..., int]] = []
+_registered: list[Callable[..., Any]] = []
 
 
 def jit_requested() -> bool:
@@ -40,8 +41,16 @@ def dive_steps() -> tuple[Callable[..., int], bool]:
 def _compile() -> Callable[..., int] | None:
     try:
         import numba  # noqa: PLC0415 (imported on first use: numba takes a while to load)
+        from numba.extending import register_jitable  # noqa: PLC0415
     except ImportError:
         return None
+    # `dive_steps` calls its helpers through `core`'s globals, which stay plain Python: numba
+    # resolves a call to a registered function to its compiled form, inlined into the loop.
+    for name in core.HELPERS:
+        helper = getattr(core, name)
+        if helper not in _registered:
+            register_jitable(inline="always")(helper)
+            _registered.append(helper)
     njit: Any = numba.njit
     try:
         return njit(cache=True)(core.dive_steps)
