@@ -7,7 +7,8 @@ in the same order, so a dive limited to the same number of nodes gives the same 
 The dive is a depth-first search over canonical packings at one capacity (see
 `search.CanonicalSearch`), written with an explicit stack so that it can stop after a given
 number of nodes and resume later (the caller checks its allowance between calls). Every piece
-of state lives in the arrays of a `DiveState`; nothing is allocated per node.
+of state lives in the `STATE_ARRAYS` arrays of the state tuple (`flat.FlatProblem.state`);
+nothing is allocated per node.
 
 Rules (after MiniMalloc): buffers are placed in non-decreasing (offset, rank), each at the
 lowest aligned address above the buffers placed so far that it overlaps in time; a buffer
