@@ -41,7 +41,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -81,14 +81,19 @@ class KernelAllocs:
         return self.func.sym_name.data
 
 
-def unique_symbol(gpu_module: gpu.ModuleOp, wanted: str) -> str:
-    taken = {
-        sym.data
-        for op in gpu_module.body.ops
-        if isinstance(
-            sym := op.attributes.get("sym_name", op.properties.get("sym_name")), StringAttr
-        )
-    }
+def shared_alignment(alloc: AllocOp) -> int:
+    """The alignment a shared global or buffer gets: at least `MIN_SHARED_ALIGNMENT`."""
+    return max(MIN_SHARED_ALIGNMENT, alignment_of(alloc))
+
+
+def symbol_of(op: Operation) -> Attribute | None:
+    return op.attributes.get("sym_name", op.properties.get("sym_name"))
+
+
+def unique_symbol(table: Operation, wanted: str) -> str:
+    """`wanted`, spelled as a PTX identifier, made unique among the symbols of `table`
+    (a `gpu.module`, or any op whose first region is a symbol table)."""
+    taken = {s.data for op in table.regions[0].ops if isinstance(s := symbol_of(op), StringAttr)}
     # Symbols become PTX identifiers: a Func name like "é" is spelled with '_'.
     wanted = re.sub(r"[^A-Za-z0-9_$]", "_", wanted)
     name, suffix = wanted, 0
@@ -162,7 +167,7 @@ class LowerSharedAlloc(RewritePattern):
             StringAttr(symbol),
             memref_type,
             UnitAttr(),
-            alignment=max(MIN_SHARED_ALIGNMENT, alignment_of(alloc)),
+            alignment=shared_alignment(alloc),
         )
         keep_layout(global_op, single_func_layout(alloc, kernel.func))
         rewriter.insert(global_op, InsertPoint.before(kernel.func))

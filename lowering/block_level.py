@@ -31,13 +31,13 @@ Refused with a located diagnostic (the pass then leaves the module as it was): a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.dialect.mlir_gpu import set_segments
 from gpu_alloc.dialect.mlir_gpu_kernels import LaunchOp
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.alloc_patterns import shared_alignment, symbol_of, unique_symbol
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
@@ -56,11 +56,8 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
-
-MIN_SHARED_ALIGNMENT = 16
-"""Shared memory is aligned to at least this (the widest vector access)."""
 
 LAUNCH_SIZE_ARGUMENTS = range(6, 12)
 """The grid and block size arguments of a `gpu.launch` body (its operands 0-5)."""
@@ -114,10 +111,6 @@ def _lower_private(alloc: AllocOp, entry: Block) -> None:
         return
     Rewriter.insert_op(alloca, InsertPoint.at_start(entry))
     Rewriter.replace_op(alloc, [], [alloca.memref])
-
-
-def _shared_alignment(alloc: AllocOp) -> int:
-    return max(MIN_SHARED_ALIGNMENT, 1 if alloc.alignment is None else alloc.alignment.value.data)
 
 
 # ------------------------------------------------------------------------ gpu.launch
@@ -300,7 +293,7 @@ def _lower_to_memref_alloc(alloc: AllocOp) -> None:
     assert isinstance(memref_type, MemRefType)
     new = memref.AllocOp.get(
         memref_type.element_type,
-        alignment=_shared_alignment(alloc),
+        alignment=shared_alignment(alloc),
         shape=memref_type.get_shape(),
         dynamic_sizes=list(alloc.dynamic_sizes),
         layout=memref_type.layout,
@@ -318,24 +311,15 @@ def _lower_to_global(alloc: AllocOp, function: Operation) -> None:
     assert isinstance(memref_type, MemRefType)
     table = function.parent_op()
     assert table is not None
-    taken = {s.data for op in table.regions[0].ops if isinstance(s := _symbol(op), StringAttr)}
-    prefix = s.data if isinstance(s := _symbol(function), StringAttr) else "launch"
-    wanted = re.sub(r"[^A-Za-z0-9_$]", "_", f"{prefix}__{alloc.alloc_name.data}")
-    symbol, n = wanted, 0
-    while symbol in taken:
-        n += 1
-        symbol = f"{wanted}_{n}"
+    prefix = s.data if isinstance(s := symbol_of(function), StringAttr) else "launch"
+    symbol = unique_symbol(table, f"{prefix}__{alloc.alloc_name.data}")
     global_op = memref.GlobalOp.get(
         StringAttr(symbol),
         memref_type,
         UnitAttr(),
         sym_visibility=StringAttr("private"),
-        alignment=_shared_alignment(alloc),
+        alignment=shared_alignment(alloc),
     )
     keep_layout(global_op, single_func_layout(alloc, None))
     Rewriter.insert_op(global_op, InsertPoint.before(function))
     Rewriter.replace_op(alloc, memref.GetGlobalOp(symbol, memref_type))
-
-
-def _symbol(op: Operation) -> Attribute | None:
-    return op.attributes.get("sym_name", op.properties.get("sym_name"))
