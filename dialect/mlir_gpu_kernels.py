@@ -6,7 +6,7 @@ Kept with `mlir_gpu` to propose upstream.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gpu_alloc.dialect.mlir_gpu import (
@@ -65,6 +65,26 @@ KERNEL_ATTRIBUTE = "gpu.kernel"
 
 WORKGROUP_ATTRIBUTIONS = "workgroup_attributions"
 """The `gpu.func` attribute counting its workgroup attributions (MLIR's name)."""
+
+
+def workgroup_count(op: Operation) -> int:
+    """How many of `op`'s (a `gpu.func`'s or `gpu.launch`'s) attributions are workgroup
+    ones (the rest, after them, are private)."""
+    count = op.attributes.get(WORKGROUP_ATTRIBUTIONS)
+    return count.value.data if isinstance(count, IntegerAttr) else 0
+
+
+def verify_attribution_types(types: Sequence[Attribute], n_workgroup: int, what: str) -> None:
+    """Workgroup attributions are memrefs in space 3, private ones (after them) in 5."""
+    for index, type_ in enumerate(types):
+        expected = 3 if index < n_workgroup else 5
+        if not isinstance(type_, MemRefType) or space_number(type_.memory_space) != expected:
+            kind = "workgroup" if expected == 3 else "private"
+            raise VerifyException(
+                f"{what}{kind} attribution must be a memref in #gpu.address_space<{kind}>, "
+                f"got {type_}"
+            )
+
 
 _MLIR_ONLY_FUNC_PROPERTIES = (
     "arg_attrs",
@@ -159,8 +179,7 @@ class FuncOp(gpu.FuncOp):
     def attribution_counts(self) -> tuple[int, int]:
         """(workgroup, private) attributions at the end of the entry block."""
         n_inputs = len(self.function_type.inputs.data)
-        count = self.attributes.get(WORKGROUP_ATTRIBUTIONS)
-        n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
+        n_workgroup = workgroup_count(self)
         n_args = len(self.body.blocks[0].args) if self.body.blocks else n_inputs
         return n_workgroup, n_args - n_inputs - n_workgroup
 
@@ -176,14 +195,7 @@ class FuncOp(gpu.FuncOp):
                 "Expected first entry block arguments to have the same types as the "
                 "function input types"
             )
-        for index, type_ in enumerate(arg_types[len(inputs) :]):
-            expected = 3 if index < n_workgroup else 5
-            if not isinstance(type_, MemRefType) or space_number(type_.memory_space) != expected:
-                kind = "workgroup" if expected == 3 else "private"
-                raise VerifyException(
-                    f"{kind} attribution must be a memref in #gpu.address_space<{kind}>, "
-                    f"got {type_}"
-                )
+        verify_attribution_types(arg_types[len(inputs) :], n_workgroup, "")
         if self.kernel is not None and self.function_type.outputs.data:
             raise VerifyException("Expected void return type for kernel function")
 
@@ -267,16 +279,7 @@ class LaunchOp(gpu.LaunchOp):
                 f"gpu.launch's body must start with {config} index arguments (block ids, "
                 "thread ids, grid sizes, block sizes)"
             )
-        count = self.attributes.get(WORKGROUP_ATTRIBUTIONS)
-        n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
-        for index, type_ in enumerate(arg_types[config:]):
-            expected = 3 if index < n_workgroup else 5
-            if not isinstance(type_, MemRefType) or space_number(type_.memory_space) != expected:
-                kind = "workgroup" if expected == 3 else "private"
-                raise VerifyException(
-                    f"gpu.launch {kind} attribution must be a memref in "
-                    f"#gpu.address_space<{kind}>, got {type_}"
-                )
+        verify_attribution_types(arg_types[config:], workgroup_count(self), "gpu.launch ")
 
 
 def _parse_launch_sizes(parser: Parser, keyword: str) -> list[UnresolvedOperand]:

@@ -163,13 +163,7 @@ class LowerSharedAlloc(RewritePattern):
             return
         kernel, memref_type = self.kernel, _memref_type(alloc)
         symbol = unique_symbol(kernel.gpu_module, f"{kernel.kernel_name}__{alloc.alloc_name.data}")
-        global_op = memref.GlobalOp.get(
-            StringAttr(symbol),
-            memref_type,
-            UnitAttr(),
-            alignment=shared_alignment(alloc),
-        )
-        keep_layout(global_op, single_func_layout(alloc, kernel.func))
+        global_op = shared_global(alloc, symbol, kernel.func)
         rewriter.insert(global_op, InsertPoint.before(kernel.func))
         rewriter.replace(alloc, memref.GetGlobalOp(symbol, memref_type))
 
@@ -205,21 +199,42 @@ class LowerPrivateAlloc(RewritePattern):
     def match_and_rewrite(self, alloc: AllocOp, rewriter: PatternRewriter):
         if alloc.space != MemorySpace.PRIVATE:
             return
-        memref_type = _memref_type(alloc)
-        alloca = memref.AllocaOp.get(
-            memref_type.element_type,
-            alignment=None if alloc.alignment is None else alloc.alignment.value.data,
-            shape=memref_type.get_shape(),
-            dynamic_sizes=list(alloc.dynamic_sizes),
-            layout=memref_type.layout,
-            memory_space=memref_type.memory_space,
-        )
-        keep_layout(alloca, single_func_layout(alloc, self.kernel.func))
+        alloca = private_alloca(alloc, self.kernel.func)
         if alloc.dynamic_sizes:
             rewriter.replace(alloc, alloca)
             return
         rewriter.insert(alloca, InsertPoint.at_start(self.kernel.entry))
         rewriter.replace(alloc, [], [alloca.memref])
+
+
+def shared_global(alloc: AllocOp, symbol: str, kernel: gpu.FuncOp | None) -> memref.GlobalOp:
+    """The private space-3 `memref.global` a static shared allocation becomes: aligned to
+    at least `MIN_SHARED_ALIGNMENT`, carrying its layout record (`kernel` as for
+    `private_alloca`)."""
+    global_op = memref.GlobalOp.get(
+        StringAttr(symbol),
+        _memref_type(alloc),
+        UnitAttr(),
+        alignment=shared_alignment(alloc),
+    )
+    keep_layout(global_op, single_func_layout(alloc, kernel))
+    return global_op
+
+
+def private_alloca(alloc: AllocOp, kernel: gpu.FuncOp | None) -> memref.AllocaOp:
+    """The `memref.alloca` a private allocation becomes, carrying its layout record
+    (`kernel`: the `gpu.func` whose stages the record names, None outside one)."""
+    memref_type = _memref_type(alloc)
+    alloca = memref.AllocaOp.get(
+        memref_type.element_type,
+        alignment=None if alloc.alignment is None else alloc.alignment.value.data,
+        shape=memref_type.get_shape(),
+        dynamic_sizes=list(alloc.dynamic_sizes),
+        layout=memref_type.layout,
+        memory_space=memref_type.memory_space,
+    )
+    keep_layout(alloca, single_func_layout(alloc, kernel))
+    return alloca
 
 
 def lower_shared_and_private(kernel: KernelAllocs, allocs: Sequence[AllocOp]) -> None:

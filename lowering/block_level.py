@@ -37,7 +37,13 @@ from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.dialect.mlir_gpu import set_segments
 from gpu_alloc.dialect.mlir_gpu_kernels import LaunchOp
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.alloc_patterns import shared_alignment, symbol_of, unique_symbol
+from gpu_alloc.lowering.alloc_patterns import (
+    private_alloca,
+    shared_alignment,
+    shared_global,
+    symbol_of,
+    unique_symbol,
+)
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
@@ -52,7 +58,6 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
-    UnitAttr,
     i8,
     i32,
 )
@@ -94,18 +99,7 @@ def _refuse_heap(alloc: AllocOp, where: str, hint: str) -> GpuAllocPassError:
 
 
 def _lower_private(alloc: AllocOp, entry: Block) -> None:
-    memref_type = alloc.memref.type
-    assert isinstance(memref_type, MemRefType)
-    alignment = None if alloc.alignment is None else alloc.alignment.value.data
-    alloca = memref.AllocaOp.get(
-        memref_type.element_type,
-        alignment=alignment,
-        shape=memref_type.get_shape(),
-        dynamic_sizes=list(alloc.dynamic_sizes),
-        layout=memref_type.layout,
-        memory_space=memref_type.memory_space,
-    )
-    keep_layout(alloca, single_func_layout(alloc, None))
+    alloca = private_alloca(alloc, None)
     if alloc.dynamic_sizes:
         Rewriter.replace_op(alloc, alloca)
         return
@@ -313,13 +307,6 @@ def _lower_to_global(alloc: AllocOp, function: Operation) -> None:
     assert table is not None
     prefix = s.data if isinstance(s := symbol_of(function), StringAttr) else "launch"
     symbol = unique_symbol(table, f"{prefix}__{alloc.alloc_name.data}")
-    global_op = memref.GlobalOp.get(
-        StringAttr(symbol),
-        memref_type,
-        UnitAttr(),
-        sym_visibility=StringAttr("private"),
-        alignment=shared_alignment(alloc),
-    )
-    keep_layout(global_op, single_func_layout(alloc, None))
+    global_op = shared_global(alloc, symbol, None)
     Rewriter.insert_op(global_op, InsertPoint.before(function))
     Rewriter.replace_op(alloc, memref.GetGlobalOp(symbol, memref_type))

@@ -87,3 +87,35 @@ def test_ptx_with_nothing_to_emit_is_an_error():
     assert result.returncode == 1
     assert result.stdout == ""
     assert "nothing to emit as PTX" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (
+            "gpu.module @m { gpu.func @k() workgroup(%a : memref<4xf32, 5>) kernel "
+            "{ gpu.return } }",
+            "workgroup attribution must be a memref in #gpu.address_space<workgroup>, "
+            "got memref<4xf32, 5 : i64>",
+        ),
+        (
+            "gpu.module @m { gpu.func @k() private(%a : memref<4xf32, 3>) kernel "
+            "{ gpu.return } }",
+            "private attribution must be a memref in #gpu.address_space<private>, "
+            "got memref<4xf32, 3 : i64>",
+        ),
+        (
+            "func.func @h() { %c1 = arith.constant 1 : index\n"
+            "gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1) "
+            "threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) "
+            "workgroup(%w : memref<4xf32, 5>) { gpu.terminator }\nreturn }",
+            "gpu.launch workgroup attribution must be a memref in "
+            "#gpu.address_space<workgroup>, got memref<4xf32, 5 : i64>",
+        ),
+    ],
+)
+def test_attribution_in_the_wrong_space_is_refused(source: str, expected: str):
+    """gpu.func and gpu.launch check their attributions with one rule."""
+    with pytest.raises(Exception) as error:  # noqa: PT011 (a VerifyException, or a ParseError wrapping it)
+        corpus.parse(source).verify()
+    assert expected in str(error.value)

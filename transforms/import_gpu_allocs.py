@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp, DeallocOp
+from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.provenance import derive
 from gpu_alloc.transforms.gpu_buffers import (
     attribution_start,
@@ -163,8 +164,7 @@ class _RegionImporter:
         if self.entry is None:
             return
         n_inputs = attribution_start(func_op)
-        count = func_op.attributes.get("workgroup_attributions")
-        n_workgroup = count.value.data if isinstance(count, IntegerAttr) else 0
+        n_workgroup = workgroup_count(func_op)
         kept_workgroup = n_workgroup
         attrs = _AttributionAttrs(func_op, n_workgroup)
         for index, arg in reversed(list(enumerate(self.entry.args[n_inputs:]))):
@@ -189,9 +189,9 @@ class _RegionImporter:
         attrs.store()
         if n_workgroup:
             if kept_workgroup:
-                func_op.attributes["workgroup_attributions"] = IntegerAttr(kept_workgroup, 64)
+                func_op.attributes[WORKGROUP_ATTRIBUTIONS] = IntegerAttr(kept_workgroup, 64)
             else:
-                del func_op.attributes["workgroup_attributions"]
+                del func_op.attributes[WORKGROUP_ATTRIBUTIONS]
 
 
 class _AttributionAttrs:
