@@ -178,14 +178,7 @@ class LowerSharedAlloc(RewritePattern):
         if not alloc.dynamic_sizes:
             static_bytes = static_byte_size(memref_type) or 0
             kernel.func.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(static_bytes, i64)
-        base = DynamicSharedMemoryOp()
-        keep_layout(base, single_func_layout(alloc, kernel.func))
-        cast = memref.MemorySpaceCastOp(
-            base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
-        )
-        zero = arith.ConstantOp.from_int_and_width(0, IndexType())
-        view = memref.ViewOp(cast.dest, zero, list(alloc.dynamic_sizes), memref_type)
-        rewriter.replace(alloc, [*size_ops, base, cast, zero, view])
+        rewriter.replace(alloc, [*size_ops, *dynamic_shared_view(alloc, kernel.func)])
 
 
 class LowerPrivateAlloc(RewritePattern):
@@ -205,6 +198,21 @@ class LowerPrivateAlloc(RewritePattern):
             return
         rewriter.insert(alloca, InsertPoint.at_start(self.kernel.entry))
         rewriter.replace(alloc, [], [alloca.memref])
+
+
+def dynamic_shared_view(alloc: AllocOp, kernel: gpu.FuncOp | None) -> list[Operation]:
+    """The ops that replace a shared allocation placed in the block's dynamic shared
+    memory: a view of it at offset 0 (the base carries the layout record; `kernel` as for
+    `private_alloca`). Its byte size is the launch's business."""
+    memref_type = _memref_type(alloc)
+    base = DynamicSharedMemoryOp()
+    keep_layout(base, single_func_layout(alloc, kernel))
+    cast = memref.MemorySpaceCastOp(
+        base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
+    )
+    zero = arith.ConstantOp.from_int_and_width(0, IndexType())
+    view = memref.ViewOp(cast.dest, zero, list(alloc.dynamic_sizes), memref_type)
+    return [base, cast, zero, view]
 
 
 def shared_global(alloc: AllocOp, symbol: str, kernel: gpu.FuncOp | None) -> memref.GlobalOp:

@@ -38,15 +38,16 @@ from gpu_alloc.dialect.mlir_gpu import set_segments
 from gpu_alloc.dialect.mlir_gpu_kernels import LaunchOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.alloc_patterns import (
+    dynamic_shared_view,
+    needs_dynamic_shared,
     private_alloca,
     shared_alignment,
     shared_global,
     symbol_of,
     unique_symbol,
 )
-from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
-from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
-from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
+from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
@@ -58,7 +59,6 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
-    i8,
     i32,
 )
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -123,7 +123,7 @@ def _lower_launch(launch: gpu.LaunchOp) -> None:
         if alloc.space == MemorySpace.SHARED:
             size_slice(alloc, launch.body.blocks[0])  # one size per block, or a diagnostic
     shared = [a for a in allocs if a.space == MemorySpace.SHARED]
-    dynamic = [a for a in shared if a.dynamic_sizes or _static_bytes(a) > STATIC_SHARED_LIMIT]
+    dynamic = [a for a in shared if needs_dynamic_shared(a)]
     if len(dynamic) > 1:
         raise GpuAllocPassError(
             f"'{where}' has more than one dynamic shared allocation ('{dynamic[1].alloc_name.data}' "
@@ -139,7 +139,7 @@ def _lower_launch(launch: gpu.LaunchOp) -> None:
         if alloc.space == MemorySpace.PRIVATE:
             _lower_private(alloc, entry)
         elif alloc in dynamic:
-            _lower_dynamic_shared(alloc)
+            Rewriter.replace_op(alloc, dynamic_shared_view(alloc, None))
         else:
             _lower_to_global(alloc, host)
 
@@ -150,12 +150,6 @@ def _host_function(launch: gpu.LaunchOp) -> Operation:
     while (parent := host.parent_op()) is not None and not isinstance(parent, ModuleOp):
         host = parent
     return host
-
-
-def _static_bytes(alloc: AllocOp) -> int:
-    memref_type = alloc.memref.type
-    assert isinstance(memref_type, MemRefType)
-    return static_byte_size(memref_type) or 0
 
 
 def _rebuilt_launch(launch: gpu.LaunchOp, dynamic_size: SSAValue | None) -> LaunchOp:
@@ -181,20 +175,6 @@ def _rebuilt_launch(launch: gpu.LaunchOp, dynamic_size: SSAValue | None) -> Laun
     set_segments(new_launch, segments, as_property=True)
     Rewriter.replace_op(launch, new_launch)
     return new_launch
-
-
-def _lower_dynamic_shared(alloc: AllocOp) -> None:
-    """A view at offset 0 of the block's dynamic shared memory (sized by the launch)."""
-    memref_type = alloc.memref.type
-    assert isinstance(memref_type, MemRefType)
-    base = DynamicSharedMemoryOp()
-    keep_layout(base, single_func_layout(alloc, None))
-    cast = memref.MemorySpaceCastOp(
-        base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
-    )
-    zero = arith.ConstantOp.from_int_and_width(0, IndexType())
-    view = memref.ViewOp(cast.dest, zero, list(alloc.dynamic_sizes), memref_type)
-    Rewriter.replace_op(alloc, [base, cast, zero, view])
 
 
 def _host_byte_size(launch: gpu.LaunchOp, alloc: AllocOp, where: str) -> SSAValue:
