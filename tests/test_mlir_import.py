@@ -99,8 +99,7 @@ def test_ptx_with_nothing_to_emit_is_an_error():
             "got memref<4xf32, 5 : i64>",
         ),
         (
-            "gpu.module @m { gpu.func @k() private(%a : memref<4xf32, 3>) kernel "
-            "{ gpu.return } }",
+            "gpu.module @m { gpu.func @k() private(%a : memref<4xf32, 3>) kernel { gpu.return } }",
             "private attribution must be a memref in #gpu.address_space<private>, "
             "got memref<4xf32, 3 : i64>",
         ),
