@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	rm -rf build/typecheck && mkdir -p $(TYPECHECK_TREE)
 	ln -s $(CURDIR)/core/*.py $(TYPECHECK_TREE)/
-	for d in dialect transforms lowering tools sim; do ln -s $(CURDIR)/$$d $(TYPECHECK_TREE)/$$d; done
+	for d in dialect transforms lowering tools sim targets; do ln -s $(CURDIR)/$$d $(TYPECHECK_TREE)/$$d; done
 	$(BIN)/pyright
 
 bench: $(STAMP)

@@ -1,12 +1,23 @@
-"""Byte sizes of memref element types and statically shaped memrefs (dense, row-major)."""
+"""Byte sizes of memref element types and memrefs (dense, row-major): the one rule that
+fuse, lower and the launch sites all size allocations by."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, FixedBitwidthType, IndexType, MemRefType
-from xdsl.ir import Attribute
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ContainerType,
+    FixedBitwidthType,
+    IndexType,
+    MemRefType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
 
 INDEX_BYTES = 8
-"""`index` is 64 bits wide on NVPTX64, the only target this package emits."""
+"""`index` is 64 bits wide on every target this package emits (64-bit NVPTX, AMDGPU and
+SPIR-V: their LLVM triples are `nvptx64`, `amdgcn`, `spirv64`)."""
 
 
 def element_bytes(element_type: Attribute) -> int | None:
@@ -29,3 +40,45 @@ def static_byte_size(memref_type: MemRefType) -> int | None:
             return None
         size *= dim
     return size
+
+
+def static_factor(memref_type: MemRefType) -> int | None:
+    """The bytes of one element times every static dimension: the byte size of a memref
+    is this times its dynamic sizes. None if the element type cannot be sized."""
+    size = element_bytes(memref_type.get_element_type())
+    if size is None:
+        return None
+    for dim in memref_type.get_shape():
+        if dim != DYNAMIC_INDEX:
+            size *= dim
+    return size
+
+
+def byte_size_ops(
+    memref_type: MemRefType, dynamic_sizes: Sequence[SSAValue]
+) -> tuple[list[Operation], SSAValue]:
+    """Ops computing the byte size of a memref of `memref_type` with `dynamic_sizes`
+    (one `index` per `?`), and the value: `static_factor` times each dynamic size; a
+    1-D byte buffer's size is its one dynamic size itself. The element type must be
+    sizable (`static_factor` is not None)."""
+    factor = static_factor(memref_type)
+    assert factor is not None, "callers check the element type first"
+    if factor == 1 and len(dynamic_sizes) == 1:
+        return [], dynamic_sizes[0]
+    ops: list[Operation] = [arith.ConstantOp.from_int_and_width(factor, IndexType())]
+    size = ops[0].results[0]
+    size.name_hint = f"c{factor}"
+    for dynamic in dynamic_sizes:
+        ops.append(arith.MuliOp(size, dynamic))
+        size = ops[-1].results[0]
+    return ops, size
+
+
+def element_type_name(type_attr: Attribute) -> str | None:
+    """The element type of a scalar, vector or memref type as MLIR spells it (`f32`,
+    `bf16`, `i1`, `index`), or None for any other type."""
+    if isinstance(type_attr, ContainerType):
+        type_attr = type_attr.get_element_type()  # pyright: ignore[reportUnknownMemberType]
+    if isinstance(type_attr, IndexType | FixedBitwidthType):
+        return str(type_attr)
+    return None

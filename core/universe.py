@@ -1,4 +1,5 @@
-"""Registers the gpu_alloc dialect and passes with xDSL (`xdsl.universe` entry point)."""
+"""Registers the gpu_alloc dialect, passes and targets (`ptx`, `amdgcn`, `spirv`) with
+xDSL (`xdsl.universe` entry point)."""
 
 from __future__ import annotations
 
@@ -95,6 +96,18 @@ def _ptx_target() -> type[Target]:
     return PtxTarget
 
 
+def _amdgcn_target() -> type[Target]:
+    from gpu_alloc.lowering.amdgcn import AmdgcnTarget
+
+    return AmdgcnTarget
+
+
+def _spirv_target() -> type[Target]:
+    from gpu_alloc.lowering.spirv import SpirvTarget
+
+    return SpirvTarget
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "import-gpu-allocs": _import,
     "fuse-gpu-allocs": _fuse,
@@ -109,5 +122,5 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 GPU_ALLOC_UNIVERSE = Universe(
     all_dialects={"gpu_alloc": _dialect},
     all_passes=ALL_PASSES,
-    all_targets={"ptx": _ptx_target},
+    all_targets={"ptx": _ptx_target, "amdgcn": _amdgcn_target, "spirv": _spirv_target},
 )

@@ -1,11 +1,12 @@
 """The coverage contract: every op a kernel may use, the element types it applies to,
-and the PTX backends that lower it.
+and the targets and backends (the columns, `ptx/llvmlite` ... `spirv/mlir`) that lower it.
 
-`tests/test_ptx_coverage.py` compiles one small kernel per row, element type and
-backend and assembles it with `ptxas -arch=sm_90`; another test fails when the
-simulator executes an op missing here, and `check_coverage` refuses, before any
-lowering, an op that the chosen backend does not lower (one located line naming the
-op, the kernel and the backend that can). The README's coverage table is this table.
+`tests/test_coverage.py` compiles one small kernel per row, element type and column and
+checks it with the target's own tool (`ptxas -arch=sm_90`; `llvm-mc` and `ld.lld` for
+gfx942; `spirv-as` and `spirv-val`); another test fails when the simulator executes an op
+missing here, and `check_coverage` refuses, before any lowering, an op (or an element
+type) that the chosen column does not lower: one located line naming the op, the kernel,
+why, and the backend that can. The README's coverage table is this table.
 
 `form` says how a kernel uses the op (the test builds its kernel from it): `binary`
 (T, T → T), `unary` (T → T), `ternary` (T, T, T → T), `compare` (T, T → i1),
@@ -15,14 +16,18 @@ op, the kernel and the backend that can). The README's coverage table is this ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.memref_sizes import element_type_name
+from gpu_alloc.targets import TARGETS, TargetDescription
 from xdsl.dialects import func, gpu
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Operation
 
 BACKENDS = ("llvmlite", "mlir")
+COLUMNS = tuple(f"{target}/{backend}" for target in TARGETS for backend in BACKENDS)
+"""`<target>/<backend>`: every way to emit a kernel."""
 INTEGERS = ("i1", "i8", "i16", "i32", "i64")
 WIDE_INTEGERS = INTEGERS[1:]
 FLOATS = ("f16", "bf16", "f32", "f64")
@@ -31,17 +36,54 @@ ALL = (*INTEGERS, *FLOATS)
 
 @dataclass(frozen=True)
 class Row:
-    """One op of the contract."""
+    """One op of the contract.
+
+    `refused` maps a column (`amdgcn/mlir`), or a column and an element type
+    (`spirv/llvmlite:bf16`), to why it does not lower the op there; every other column
+    and type lowers it."""
 
     op: str
     form: str
     types: tuple[str, ...]
-    backends: tuple[str, ...] = BACKENDS
     note: str = ""
+    refused: dict[str, str] = field(default_factory=dict[str, str])
+
+    def refusal(self, column: str, element: str | None = None) -> str | None:
+        """Why `column` does not lower the op (on `element`), or None if it does."""
+        if column in self.refused:
+            return self.refused[column]
+        if element is not None:
+            return self.refused.get(f"{column}:{element}")
+        return None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The columns that lower the op on at least one of its types."""
+        return tuple(
+            c
+            for c in COLUMNS
+            if c not in self.refused and any(self.refusal(c, t) is None for t in self.types)
+        )
 
 
-def _rows(names: str, form: str, types: tuple[str, ...], note: str = "") -> list[Row]:
-    return [Row(f"{name}", form, types, note=note) for name in names.split()]
+def refused(reason: str, *columns: str) -> dict[str, str]:
+    """`columns` (each `<target>/<backend>`, `<target>/*` or `*/<backend>`, with an
+    optional `:<type>`) refused for `reason`."""
+    result: dict[str, str] = {}
+    for pattern in columns:
+        where, _, element = pattern.partition(":")
+        target, backend = where.split("/")
+        for column in COLUMNS:
+            t, b = column.split("/")
+            if target in ("*", t) and backend in ("*", b):
+                result[f"{column}:{element}" if element else column] = reason
+    return result
+
+
+def _rows(
+    names: str, form: str, types: tuple[str, ...], note: str = "", **kwargs: dict[str, str]
+) -> list[Row]:
+    return [Row(f"{name}", form, types, note=note, **kwargs) for name in names.split()]
 
 
 _CASTS = {
@@ -77,8 +119,8 @@ COVERAGE: tuple[Row, ...] = (
         "arith.remf",
         "binary",
         FLOATS,
-        backends=("llvmlite",),
-        note="MLIR 22's NVVM pipeline refuses llvm.frem; not registered in xDSL 0.75",
+        note="not registered in xDSL 0.75",
+        refused=refused("MLIR 22's NVVM pipeline refuses llvm.frem", "ptx/mlir"),
     ),
     *_rows("arith.maximumf arith.minimumf arith.maxnumf arith.minnumf", "binary", FLOATS),
     Row("arith.negf", "unary", FLOATS),
@@ -112,8 +154,8 @@ COVERAGE: tuple[Row, ...] = (
         "memref.dealloc",
         "special",
         ("f32",),
-        backends=("llvmlite",),
-        note="a no-op, as in the simulator; MLIR 22 calls a device free()",
+        note="a no-op, as in the simulator",
+        refused=refused("MLIR 22 calls a device free()", "*/mlir"),
     ),
     Row(
         "memref.atomic_rmw",
@@ -125,8 +167,9 @@ COVERAGE: tuple[Row, ...] = (
         "memref.alloc",
         "special",
         ("f32",),
-        backends=(),
-        note="device malloc: needs the CUDA device runtime, which ptxas alone cannot link",
+        refused=refused(
+            "device malloc: needs the device runtime, which no assembler alone links", "*/*"
+        ),
     ),
     Row("gpu.dynamic_shared_memory", "special", ("i8",)),
     *_rows("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", "special", ("index",)),
@@ -135,22 +178,22 @@ COVERAGE: tuple[Row, ...] = (
         "gpu.subgroup_size",
         "special",
         ("index",),
-        backends=("llvmlite",),
-        note="the warp size; MLIR 22's NVVM lowering refuses it",
+        note="the warp or wavefront size",
+        refused=refused("MLIR 22's NVVM lowering refuses it", "ptx/mlir"),
     ),
     Row(
         "gpu.shuffle",
         "special",
         ("i32", "f32"),
-        backends=("mlir",),
-        note="xor up down idx; the llvmlite backend refuses it",
+        note="xor up down idx",
+        refused=refused("the embedded backend does not lower it", "*/llvmlite"),
     ),
     Row(
         "gpu.printf",
         "special",
         ("i32", "f32"),
-        backends=("mlir",),
         note="a vprintf call, resolved by the CUDA driver when the module loads",
+        refused=refused("the embedded backend does not lower it", "*/llvmlite"),
     ),
     *_rows(
         "scf.for scf.if scf.while scf.index_switch scf.yield scf.condition", "special", ("i32",)
@@ -176,25 +219,32 @@ def row_of(name: str) -> Row | None:
     return _BY_NAME.get(name)
 
 
-def backends_of(name: str) -> tuple[str, ...]:
-    """The backends that lower the op `name` (every backend for a container op)."""
+def columns_of(name: str) -> tuple[str, ...]:
+    """The columns that lower the op `name` (every column for a container op)."""
     if name in CONTAINER_OPS:
-        return BACKENDS
+        return COLUMNS
     row = _BY_NAME.get(name)
-    return row.backends if row is not None else ()
+    return row.columns if row is not None else ()
 
 
 def markdown_table() -> str:
-    """The contract as the README's Markdown table (ops x backends)."""
+    """The contract as the README's Markdown table (ops x columns)."""
     lines = [
-        "| op | element types | llvmlite | mlir | note |",
-        "|---|---|---|---|---|",
+        f"| op | element types | {' | '.join(COLUMNS)} | note |",
+        f"|---|---|{'---|' * len(COLUMNS)}---|",
     ]
     for row in COVERAGE:
-        marks = ["yes" if backend in row.backends else "no" for backend in BACKENDS]
+        marks = [_mark(row, column) for column in COLUMNS]
         types = " ".join(t.replace(">", "→") for t in row.types)
-        lines.append(f"| `{row.op}` | {types} | {marks[0]} | {marks[1]} | {row.note} |")
+        lines.append(f"| `{row.op}` | {types} | {' | '.join(marks)} | {row.note} |")
     return "\n".join(lines) + "\n"
+
+
+def _mark(row: Row, column: str) -> str:
+    if row.refusal(column) is not None:
+        return "no"
+    missing = [t for t in row.types if row.refusal(column, t) is not None]
+    return f"not {' '.join(missing)}" if missing else "yes"
 
 
 def _kernel_name(op: Operation) -> str:
@@ -205,25 +255,54 @@ def _kernel_name(op: Operation) -> str:
     return name.data if name is not None else "?"
 
 
-def check_coverage(module: ModuleOp, backend: str) -> None:
-    """Refuse the first op inside a `gpu.module` that `backend` does not lower."""
+def _element_types(op: Operation) -> set[str]:
+    """The element types of the op's operands and results, as the contract names them."""
+    names = {element_type_name(v.type) for v in (*op.operands, *op.results)}
+    return {name for name in names if name is not None}
+
+
+def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) -> None:
+    """Refuse the first op inside a `gpu.module` that `backend` does not lower for
+    `target` (on its element types)."""
+    column = f"{target.name}/{backend}"
     for gpu_module in module.walk():
         if not isinstance(gpu_module, gpu.ModuleOp):
             continue
         for op in gpu_module.walk():
             name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-            row = row_of(name)
-            if row is None and name not in CONTAINER_OPS:
-                # Outside the contract: MLIR may still lower it (its own error if not).
-                lowered_by = ("mlir",)
-            else:
-                lowered_by = backends_of(name)
-            if backend in lowered_by:
+            if name in CONTAINER_OPS:
                 continue
-            others = [b for b in lowered_by if b != backend]
-            hint = f"use backend={others[0]}" if others else "no PTX backend lowers it"
+            row = row_of(name)
+            if row is None:
+                # Outside the contract: MLIR may still lower it (its own error if not).
+                if backend == "mlir":
+                    continue
+                why, elements = "outside the coverage contract", ""
+            else:
+                elements = ""
+                why = row.refusal(column)
+                if why is None:
+                    elements = next(
+                        (t for t in sorted(_element_types(op)) if row.refusal(column, t)), ""
+                    )
+                    why = row.refusal(column, elements) if elements else None
+                if why is None:
+                    continue
+            others = [b for b in BACKENDS if b != backend and _lowers(row, target, b, elements)]
+            hint = (
+                f"use backend={others[0]}"
+                if others
+                else f"no {target.backend_name} backend lowers it"
+            )
+            on = f" on {elements}" if elements else ""
             raise GpuAllocPassError(
-                f"the {backend} PTX backend cannot lower '{name}' in kernel "
-                f"'{_kernel_name(op)}' ({hint})",
+                f"the {backend} {target.backend_name} backend cannot lower '{name}'{on} in "
+                f"kernel '{_kernel_name(op)}' ({why}; {hint})",
                 op,
             )
+
+
+def _lowers(row: Row | None, target: TargetDescription, backend: str, element: str) -> bool:
+    if row is None:
+        return backend == "mlir"
+    return row.refusal(f"{target.name}/{backend}", element or None) is None

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from gpu_alloc.dialect import HEAP_ARGUMENT_TYPE, AllocOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
-from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.memref_sizes import byte_size_ops, static_byte_size, static_factor
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, IndexType, MemRefType, i8
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import FunctionType, IndexType, MemRefType
+from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 HEAP_SLICE_ALIGNMENT = 16
@@ -50,37 +50,14 @@ def alignment_of(alloc: AllocOp) -> int:
     return 1 if alloc.alignment is None else alloc.alignment.value.data
 
 
-def _is_byte_buffer(alloc: AllocOp, memref_type: MemRefType) -> bool:
-    shape = memref_type.get_shape()
-    return memref_type.element_type == i8 and len(shape) == 1 and bool(alloc.dynamic_sizes)
-
-
 def check_byte_size(alloc: AllocOp, memref_type: MemRefType) -> None:
-    """Raises unless `byte_size_value` can compute the allocation's byte size."""
-    if not _is_byte_buffer(alloc, memref_type) and element_bytes(memref_type.element_type) is None:
+    """Raises unless the allocation's byte size can be computed (`byte_size_ops`)."""
+    if static_factor(memref_type) is None:
         raise GpuAllocPassError(
             f"allocation '{alloc.alloc_name.data}' has element type "
             f"{memref_type.element_type}, whose size in bytes is unknown",
             alloc,
         )
-
-
-def byte_size_value(alloc: AllocOp, memref_type: MemRefType) -> tuple[list[Operation], SSAValue]:
-    """Ops computing the byte size of a dynamically shaped allocation, and the value."""
-    if _is_byte_buffer(alloc, memref_type):
-        return [], alloc.dynamic_sizes[0]
-    check_byte_size(alloc, memref_type)
-    static_part = element_bytes(memref_type.element_type)
-    assert static_part is not None
-    for dim in memref_type.get_shape():
-        if dim != DYNAMIC_INDEX:
-            static_part *= dim
-    ops: list[Operation] = [arith.ConstantOp.from_int_and_width(static_part, IndexType())]
-    size = ops[0].results[0]
-    for dynamic in alloc.dynamic_sizes:
-        ops.append(arith.MuliOp(size, dynamic))
-        size = ops[-1].results[0]
-    return ops, size
 
 
 def _round_up_value(builder: Builder, value: SSAValue, alignment: int) -> SSAValue:
@@ -119,7 +96,8 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         memref_type = alloc.memref.type
         assert isinstance(memref_type, MemRefType)
         builder = Builder(InsertPoint.before(alloc))
-        size_ops, size = byte_size_value(alloc, memref_type)
+        check_byte_size(alloc, memref_type)
+        size_ops, size = byte_size_ops(memref_type, alloc.dynamic_sizes)
         builder.insert(size_ops)
         stride = _round_up_value(builder, size, max(HEAP_SLICE_ALIGNMENT, alignment_of(alloc)))
         _replace_by_slices(builder, [alloc], [0], argument, stride)

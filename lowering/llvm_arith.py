@@ -6,16 +6,18 @@ the instruction), as MLIR 22's `convert-arith-to-llvm` / `convert-math-to-llvm` 
 * `ceildivsi/ceildivui/floordivsi` are expanded like MLIR's `arith-expand`;
 * `maximumf/minimumf/maxnumf/minnumf`, `absf`, `ceil`, `floor`, `fma`, `sqrt`, the bit
   counts … are LLVM intrinsics, mangled with their type;
-* the transcendental `math` ops call NVIDIA's libdevice (`__nv_expf`, `__nv_exp`, …); an
-  `f16`/`bf16` operand is extended to `f32` and the result truncated back, as MLIR does.
+* the transcendental `math` ops call the target's math library (`gpu_alloc.targets`:
+  libdevice's `__nv_expf`, ROCm's `__ocml_exp_f32`, OpenCL's `_Z3expf`); an `f16`/`bf16`
+  operand is extended to `f32` and the result truncated back, as MLIR does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from gpu_alloc.lowering.llvm_builder import FunctionBuilder, Lowered, llvm_type
 from gpu_alloc.lowering.llvm_extras import FPToSIOp, FPToUIOp, UIToFPOp
+from gpu_alloc.targets import MathLibrary
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -238,36 +240,43 @@ ARITH_LOWERINGS: dict[str, Lowering] = {
     "arith.mului_extended": _extended(False),
 }
 
-LIBDEVICE_MATH: dict[str, str] = {
-    **{
-        f"math.{name}": f"__nv_{name}"
-        for name in (
-            *("acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt"),
-            *("cos", "cosh", "erf", "exp", "exp2", "expm1", "log", "log10", "log1p"),
-            *("log2", "rsqrt", "sin", "sinh", "tan", "tanh"),
-        )
-    },
-    "math.powf": "__nv_pow",
-}
-"""`math` ops that call libdevice: the `f64` function (the `f32` one adds an `f`)."""
+LIBRARY_MATH = (
+    *("acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt"),
+    *("cos", "cosh", "erf", "exp", "exp2", "expm1", "log", "log10", "log1p"),
+    *("log2", "rsqrt", "sin", "sinh", "tan", "tanh", "powf"),
+)
+"""`math` ops (without the `math.` prefix) that call the target's math library."""
+
+_TYPE_NAMES = {Float32Type: "f32", Float64Type: "f64", IntegerType: "i32"}
 
 
-def _promoted(b: FunctionBuilder, op: Operation, callee: str) -> SSAValue:
-    """`callee` on the operands; f16/bf16 go through f32 like MLIR's libdevice lowering."""
+def library_function(library: MathLibrary, name: str, types: Sequence[Attribute]) -> str:
+    """The math library's function for `math.<name>` on arguments of `types` (f32, f64,
+    i32): `__nv_expf`, `__ocml_exp_f32`, `_Z3expf`."""
+    base = library.renamed.get(name, name)
+    codes = [library.suffixes[_TYPE_NAMES[type(t)]] for t in types]
+    if library.naming == "itanium":
+        return f"_Z{len(base)}{base}{''.join(codes)}"
+    return f"{library.prefix}{base}{codes[0]}"
+
+
+def _promoted(b: FunctionBuilder, op: Operation, name: str) -> SSAValue:
+    """The library function on the operands; f16/bf16 go through f32 like MLIR's
+    libdevice lowering."""
     result_type = _result_type(op)
     args = _operands(b, op)
-    if isinstance(result_type, Float64Type):
-        return b.call(callee, args, result_type)
-    if isinstance(result_type, Float32Type):
-        return b.call(f"{callee}f", args, result_type)
+    library = b.device.target.math
+    if isinstance(result_type, Float64Type | Float32Type):
+        return b.call(library_function(library, name, [a.type for a in args]), args, result_type)
     if isinstance(result_type, Float16Type | BFloat16Type):
         wide = [b.emit(llvm.FPExtOp(a, f32)) if a.type == result_type else a for a in args]
-        return b.emit(llvm.FPTruncOp(b.call(f"{callee}f", wide, f32), result_type))
-    raise b.unsupported(op, f"no libdevice function for {result_type}")
+        callee = library_function(library, name, [a.type for a in wide])
+        return b.emit(llvm.FPTruncOp(b.call(callee, wide, f32), result_type))
+    raise b.unsupported(op, f"no math library function for {result_type}")
 
 
-def _libdevice(callee: str) -> Lowering:
-    return lambda b, op: [_promoted(b, op, callee)]
+def _library(name: str) -> Lowering:
+    return lambda b, op: [_promoted(b, op, name)]
 
 
 def _fpowi(b: FunctionBuilder, op: Operation) -> Lowered:
@@ -275,10 +284,12 @@ def _fpowi(b: FunctionBuilder, op: Operation) -> Lowered:
     if exponent.type != i32:
         exponent = b.emit(llvm.TruncOp(exponent, i32))
     result_type = _result_type(op)
+    library = b.device.target.math
     if isinstance(result_type, Float64Type):
-        return [b.call("__nv_powi", [base, exponent], result_type)]
+        callee = library_function(library, "fpowi", [result_type, i32])
+        return [b.call(callee, [base, exponent], result_type)]
     wide = base if isinstance(result_type, Float32Type) else b.emit(llvm.FPExtOp(base, f32))
-    result = b.call("__nv_powif", [wide, exponent], f32)
+    result = b.call(library_function(library, "fpowi", [f32, i32]), [wide, exponent], f32)
     return [
         result
         if isinstance(result_type, Float32Type)
@@ -287,7 +298,7 @@ def _fpowi(b: FunctionBuilder, op: Operation) -> Lowered:
 
 
 MATH_LOWERINGS: dict[str, Lowering] = {
-    **{name: _libdevice(callee) for name, callee in LIBDEVICE_MATH.items()},
+    **{f"math.{name}": _library(name) for name in LIBRARY_MATH},
     "math.absf": _intrinsic("fabs"),
     "math.ceil": _intrinsic("ceil"),
     "math.floor": _intrinsic("floor"),

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.targets import DEFAULT_DEVICE, Device
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     FloatAttr,
@@ -43,12 +44,14 @@ def llvm_type(type_attr: Attribute) -> Attribute:
 
 
 def address_space(memref_type: MemRefType) -> int:
+    """The LLVM address space of a memref whose memory space `to_llvm` already mapped
+    to the target's (`target_spaces`)."""
     space = memref_type.memory_space
     if isinstance(space, IntegerAttr):
         return space.value.data
     if isinstance(space, NoneAttr):
         return 0
-    raise GpuAllocPassError(f"memory space {space} has no NVPTX address space")
+    raise GpuAllocPassError(f"memory space {space} has no LLVM address space")
 
 
 def pointer_type(memref_type: MemRefType) -> llvm.LLVMPointerType:
@@ -79,6 +82,8 @@ class FunctionBuilder:
     """The state of lowering one function body."""
 
     function_name: str
+    device: Device = DEFAULT_DEVICE
+    """The target and chip being compiled for: how ids, barriers and math are spelled."""
     backend_hint: str = "backend=mlir"
     values: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
     memrefs: dict[SSAValue, MemrefDescriptor] = field(
@@ -90,7 +95,8 @@ class FunctionBuilder:
     callees: dict[str, llvm.LLVMFunctionType] = field(
         default_factory=dict[str, llvm.LLVMFunctionType]
     )
-    """External functions (libdevice) this function calls, to declare in the module."""
+    """External functions (the math library's, builtins) this function calls, to declare
+    in the module."""
     needs_dynamic_shared: bool = False
 
     # -- emission -------------------------------------------------------------------
@@ -167,7 +173,7 @@ class FunctionBuilder:
         name = op.name if isinstance(op, Operation) else "a block argument"
         detail = f"{why}; " if why else ""
         return GpuAllocPassError(
-            f"the llvmlite PTX backend cannot lower '{name}' in kernel "
+            f"the llvmlite {self.device.target.backend_name} backend cannot lower '{name}' in kernel "
             f"'{self.function_name}' ({detail}use {self.backend_hint})",
             op if isinstance(op, Operation) else None,
         )

@@ -5,7 +5,7 @@ others are minimal IRDL ops. The llvmlite translation in `llvmlite_backend` know
 all (`EXTRA_CASTS` and the `convert_extra_op` cases there).
 
 Upstream fix: add `FPToSIOp`, `FPToUIOp`, `UIToFPOp`, `ExtractElementOp`,
-`AtomicRMWOp` and `SwitchOp` to `xdsl.dialects.llvm` and to `xdsl.backend.llvm.convert_op`.
+`AtomicRMWOp`, `SwitchOp` and `FenceOp` to `xdsl.dialects.llvm` and to `xdsl.backend.llvm.convert_op`.
 """
 
 from __future__ import annotations
@@ -82,6 +82,21 @@ class AtomicRMWOp(IRDLOperation):
             operands=[ptr, val],
             result_types=[val.type],
             properties={"bin_op": StringAttr(bin_op)},
+        )
+
+
+@irdl_op_definition
+class FenceOp(IRDLOperation):
+    """`fence syncscope("<scope>") <ordering>`."""
+
+    name = "llvm.fence"
+
+    ordering = prop_def(StringAttr)
+    syncscope = prop_def(StringAttr)
+
+    def __init__(self, ordering: str, syncscope: str):
+        super().__init__(
+            properties={"ordering": StringAttr(ordering), "syncscope": StringAttr(syncscope)}
         )
 
 

@@ -161,7 +161,7 @@ def _get_global(b: FunctionBuilder, op: Operation) -> Lowered:
 
 def _dynamic_shared(b: FunctionBuilder, op: Operation) -> Lowered:
     b.needs_dynamic_shared = True
-    shared = llvm.LLVMPointerType(IntAttr(3))
+    shared = llvm.LLVMPointerType(IntAttr(b.device.target.spaces.shared))
     pointer = b.emit(llvm.AddressOfOp(DYNAMIC_SHARED_SYMBOL, shared))
     b.memrefs[op.results[0]] = MemrefDescriptor(pointer, pointer, 0, [0], [1])
     return None
@@ -179,7 +179,7 @@ def _same_descriptor(b: FunctionBuilder, op: Operation) -> Lowered:
         from_dynamic_shared = (
             isinstance(source.owner, Operation)
             and is_dynamic_shared_memory(source.owner)
-            and address_space(result_type) == 3
+            and address_space(result_type) == b.device.target.spaces.shared
         )
         if not (same_space or from_dynamic_shared):
             raise b.unsupported(op, "a cast between address spaces")
@@ -257,7 +257,14 @@ def _alloca(b: FunctionBuilder, op: Operation) -> Lowered:
     alignment = (
         op.alignment.value.data if op.alignment is not None else _natural_alignment(memref_type)
     )
-    pointer = b.emit(llvm.AllocaOp(b.materialise(count), element, alignment=alignment))
+    space = b.device.target.spaces.alloca
+    pointer = b.emit(
+        llvm.AllocaOp.create(
+            operands=[b.materialise(count)],
+            properties={"alignment": IntegerAttr(alignment, 64), "elem_type": element},
+            result_types=[llvm.LLVMPointerType(IntAttr(space) if space else NoneAttr())],
+        )
+    )
     b.memrefs[op.memref] = MemrefDescriptor(
         pointer, pointer, 0, sizes, row_major_strides(sizes, b.mul)
     )

@@ -1,63 +1,20 @@
-"""The embedded PTX backend: xDSL's LLVM backend + llvmlite's NVPTX target, in-process.
+"""The embedded backend: `to_llvm`, `llvmlite_translate` and llvmlite's LLVM 22 targets
+(NVPTX, AMDGPU, SPIR-V), in-process.
 
-xDSL 0.75's `xdsl.backend.llvm` translates most of what `to_llvm` emits, but has gaps
-for NVPTX that this module closes from the outside, reusing xDSL's public `convert_op`
-for everything else:
-
-1. `llvm.getelementptr` on a pointer outside address space 0: xDSL bitcasts the pointer
-   to an address-space-0 typed pointer first, which LLVM rejects ("invalid cast").
-   Here GEPs are built on the pointer as it is (opaque pointers need no cast).
-   Upstream fix: in `_convert_getelementptr`, drop the bitcast and call
-   `builder.gep(ptr, indices, source_etype=...)` on the original pointer.
-2. No kernel marking: `llvm.func` has no `ptx_kernel` calling convention in xDSL and
-   the translation ignores `cconv`. Functions with MLIR's `nvvm.kernel` attribute get
-   `ptx_kernel` here. Upstream fix: add `ptx_kernel` to `LLVM_CALLING_CONVS` and set
-   `fn.calling_convention` from `op.CConv` in `_declare_func`.
-3. Global alignment (and the `undef` initialiser of an uninitialised internal global)
-   is dropped by `_convert_global`, so a 16-byte aligned shared buffer comes out
-   aligned to 1. Here globals keep both. Upstream fix: copy `op.alignment` to
-   `gvar.align` in `_convert_global` (and `ir.Undefined` when `value` is absent and the
-   linkage is not external).
-4. `bf16`: neither xDSL's `convert_type` nor llvmlite knows it (a `KeyError` inside
-   xDSL). `BFloatType` is llvmlite's missing `bfloat`, and the ops whose translation
-   converts a type (constants, casts, loads, allocas, intrinsic calls) are translated
-   here with `convert_type` below. Upstream fix: a `bfloat` type in llvmlite and a
-   `BFloat16Type` entry in xDSL's `_TYPE_CONVERTERS`.
-5. Functions are declared before any body is translated, so a call may precede its
-   callee, and a declaration (a libdevice function) has no body.
-
-Plus the ops of `llvm_extras` that xDSL's `llvm` dialect lacks. Math ops call
-libdevice, which `compile_to_ptx` links in (internalised, so -O2 drops what is unused).
+One `gpu.module` becomes one LLVM module for the device's triple, processor and
+features (all from `gpu_alloc.targets`), linked with the target's math library when it
+calls one (internalised, so -O2 drops what is unused), optimised at -O2 like MLIR's
+pipelines, and printed as the target's assembly (PTX, AMDGPU assembly, SPIR-V
+assembly); `compile_to_object` gives the object instead (a SPIR-V binary).
 """
 
 from __future__ import annotations
 
-import struct
-
 import llvmlite.binding as llvm_binding
-import llvmlite.ir as ir
-from gpu_alloc.lowering.llvm_extras import (
-    EXTRA_CASTS,
-    AtomicRMWOp,
-    ExtractElementOp,
-    SwitchOp,
-)
-from gpu_alloc.lowering.to_llvm import KERNEL_ATTRIBUTE
-from gpu_alloc.lowering.toolchain import find_libdevice
-from xdsl.backend.llvm.convert_op import convert_op
-from xdsl.backend.llvm.convert_type import convert_type as xdsl_convert_type
-from xdsl.dialects import llvm
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    ModuleOp,
-    VectorType,
-)
-from xdsl.ir import Attribute, Block, Operation, SSAValue
-
-NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
+from gpu_alloc.lowering.llvmlite_translate import translate_to_llvmlite
+from gpu_alloc.lowering.toolchain import find_math_library
+from gpu_alloc.targets import Device
+from xdsl.dialects.builtin import ModuleOp
 
 _initialised = False
 
@@ -70,228 +27,71 @@ def _initialise_llvm() -> None:
         _initialised = True
 
 
-class BFloatType(ir.types._BaseFloatType):  # pyright: ignore[reportPrivateUsage]
-    """LLVM's `bfloat`, which llvmlite lacks."""
-
-    null = "0.0"
-    intrinsic_name = "bf16"
-
-    def __str__(self) -> str:
-        return "bfloat"
-
-    def format_constant(self, value: float) -> str:
-        bits = struct.unpack("<I", struct.pack("<f", value))[0]
-        rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # round to nearest even
-        return f"0xR{rounded & 0xFFFF:04X}"
+def triple_of(device: Device, isa_version: int) -> str:
+    dotted = f"{isa_version // 10}.{isa_version % 10}"
+    return device.target.triple.format(isa_version=isa_version, isa_version_dotted=dotted)
 
 
-BFloatType._create_instance()  # pyright: ignore[reportAttributeAccessIssue]
-
-
-def convert_type(type_attr: Attribute) -> ir.Type:
-    """xDSL's `convert_type`, plus `bf16` (gap 4)."""
-    if isinstance(type_attr, BFloat16Type):
-        return BFloatType()
-    if isinstance(type_attr, VectorType) and isinstance(type_attr.element_type, BFloat16Type):
-        return ir.VectorType(BFloatType(), type_attr.get_shape()[0])
-    return xdsl_convert_type(type_attr)
-
-
-def _constant(op: llvm.ConstantOp) -> ir.Constant:
-    value = op.value
-    result_type = convert_type(op.result.type)
-    if isinstance(value, IntegerAttr | FloatAttr):
-        return ir.Constant(result_type, value.value.data)
-    if isinstance(value, DenseIntOrFPElementsAttr):
-        values = list(value.get_values())
-        if isinstance(result_type, ir.VectorType) and len(values) == 1:
-            values *= result_type.count  # a splat
-        return ir.Constant(result_type, values)
-    raise NotImplementedError(f"constant {value}")
-
-
-def _convert_gep(op: llvm.GEPOp, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]) -> None:
-    """Gap 1: a GEP on the pointer itself, whatever its address space."""
-    ssa_indices = iter(op.ssa_indices)
-    indices = [
-        values[next(ssa_indices)]
-        if index == llvm.GEP_USE_SSA_VAL
-        else ir.Constant(ir.IntType(32), index)
-        for index in op.rawConstantIndices.iter_values()
-    ]
-    values[op.results[0]] = builder.gep(
-        values[op.ptr],
-        indices,
-        inbounds=op.inbounds is not None,
-        source_etype=convert_type(op.elem_type),
-    )
-
-
-def _convert_typed(op: Operation, builder: ir.IRBuilder, values: dict[SSAValue, ir.Value]) -> bool:
-    """The ops whose translation converts a type (gap 4); False for any other op."""
-    match op:
-        case llvm.ConstantOp():
-            values[op.result] = _constant(op)
-        case llvm.UndefOp():
-            values[op.res] = ir.Constant(convert_type(op.res.type), ir.Undefined)
-        case llvm.LoadOp():
-            load = builder.load(values[op.ptr], typ=convert_type(op.dereferenced_value.type))
-            if op.alignment is not None:
-                load.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
-            values[op.dereferenced_value] = load
-        case llvm.AllocaOp():
-            alloca = builder.alloca(convert_type(op.elem_type), size=values[op.size])
-            alloca.type = ir.PointerType()  # opaque, like a global's address (gap 3)
-            if op.alignment is not None:
-                alloca.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
-            values[op.res] = alloca
-        case llvm.CallIntrinsicOp():
-            args = [values[a] for a in op.args]
-            result = convert_type(op.ress.type) if op.ress is not None else ir.VoidType()
-            name = op.intrin.data
-            function = builder.module.globals.get(name)
-            if function is None:
-                function_type = ir.FunctionType(result, [a.type for a in args])  # pyright: ignore[reportAttributeAccessIssue]
-                function = ir.Function(builder.module, function_type, name=name)
-            call = builder.call(function, args)
-            if op.ress is not None:
-                values[op.ress] = call
-        case llvm.GEPOp():
-            _convert_gep(op, builder, values)
-        case _ if isinstance(op, llvm.GenericCastOp) or type(op) in EXTRA_CASTS:
-            method = EXTRA_CASTS.get(type(op)) or op.name.removeprefix("llvm.")  # pyright: ignore[reportArgumentType]
-            emit = getattr(builder, method)
-            values[op.results[0]] = emit(values[op.operands[0]], convert_type(op.results[0].type))
-        case _:
-            return False
-    return True
-
-
-def _convert(
-    op: Operation,
-    builder: ir.IRBuilder,
-    values: dict[SSAValue, ir.Value],
-    blocks: dict[Block, ir.Block],
-) -> None:
-    if _convert_typed(op, builder, values):
-        return
-    match op:
-        case ExtractElementOp():
-            values[op.res] = builder.extract_element(values[op.vector], values[op.position])
-        case AtomicRMWOp():
-            values[op.res] = builder.atomic_rmw(
-                op.bin_op.data, values[op.ptr], values[op.val], "monotonic"
-            )
-        case SwitchOp():
-            switch = builder.switch(values[op.value], blocks[op.default_destination])
-            flag_type = values[op.value].type  # pyright: ignore[reportAttributeAccessIssue]
-            for value, block in zip(op.case_values, op.case_destinations, strict=True):
-                switch.add_case(ir.Constant(flag_type, value.value.data), blocks[block])
-        case _:
-            convert_op(op, builder, values, blocks)
-
-
-def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
-    """Gap 3: keep the alignment, and give an internal global its `undef` value."""
-    variable = ir.GlobalVariable(
-        module,
-        convert_type(op.global_type),
-        name=op.sym_name.data,
-        addrspace=op.addr_space.value.data,
-    )
-    # llvmlite types the address of a global as a typed pointer to the global's type,
-    # which its builder then refuses to load or store an element through: give it the
-    # opaque pointer type of its address space, as LLVM IR itself does.
-    variable.type = ir.PointerType(addrspace=op.addr_space.value.data)
-    linkage = op.linkage.linkage.data
-    variable.linkage = linkage
-    if op.alignment is not None:
-        variable.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
-    if op.value is None and linkage != "external":
-        undefined = ir.Constant(variable.value_type, ir.Undefined)
-        variable.initializer = undefined  # pyright: ignore[reportAttributeAccessIssue]
-
-
-def _declare_function(op: llvm.FuncOp, module: ir.Module) -> ir.Function:
-    """Gap 2: `nvvm.kernel` becomes the `ptx_kernel` calling convention."""
-    function_type = ir.FunctionType(
-        convert_type(op.function_type.output),
-        [convert_type(t) for t in op.function_type.inputs],
-    )
-    function = ir.Function(module, function_type, name=op.sym_name.data)
-    if KERNEL_ATTRIBUTE in op.attributes:
-        function.calling_convention = "ptx_kernel"
-    return function
-
-
-def _convert_body(op: llvm.FuncOp, function: ir.Function) -> None:
-    blocks: dict[Block, ir.Block] = {}
-    values: dict[SSAValue, ir.Value] = {}
-    body = list(op.body.blocks)
-    for index, block in enumerate(body):
-        blocks[block] = function.append_basic_block(name=f"bb{index}")
-    for argument, llvm_argument in zip(body[0].args, function.args, strict=True):
-        values[argument] = llvm_argument
-    for block in body[1:]:
-        builder = ir.IRBuilder(blocks[block])
-        for argument in block.args:
-            values[argument] = builder.phi(convert_type(argument.type))
-    for block in body:
-        builder = ir.IRBuilder(blocks[block])
-        if blocks[block].instructions:
-            builder.position_after(blocks[block].instructions[-1])
-        for block_op in block.ops:
-            _convert(block_op, builder, values, blocks)
-
-
-def translate_to_llvmlite(module: ModuleOp, data_layout: str = "") -> ir.Module:
-    """The llvmlite module of an LLVM dialect module made by `to_llvm`."""
-    result = ir.Module()
-    result.triple = NVPTX_TRIPLE
-    result.data_layout = data_layout
-    for op in module.ops:
-        if isinstance(op, llvm.GlobalOp):
-            _convert_global(op, result)
-    functions = [
-        (op, _declare_function(op, result)) for op in module.ops if isinstance(op, llvm.FuncOp)
-    ]
-    for op, function in functions:
-        if op.body.blocks:
-            _convert_body(op, function)
-    return result
-
-
-def nvptx_target_machine(chip: str, features: str) -> llvm_binding.TargetMachine:
+def target_machine(device: Device, isa_version: int) -> llvm_binding.TargetMachine:
+    """LLVM's target machine for `device`, at -O2."""
     _initialise_llvm()
-    target = llvm_binding.Target.from_triple(NVPTX_TRIPLE)
-    return target.create_target_machine(cpu=chip, features=features, opt=2)
+    features = [device.target.llvm_features.format(isa_version=isa_version)]
+    features.append(device.chip.llvm_features)
+    target = llvm_binding.Target.from_triple(triple_of(device, isa_version))
+    return target.create_target_machine(
+        cpu=device.chip.cpu, features=",".join(f for f in features if f), opt=2
+    )
 
 
-def _link_libdevice(parsed: llvm_binding.ModuleRef) -> None:
-    """Link libdevice when a `__nv_*` function is called; its functions become
+def link_math_library(parsed: llvm_binding.ModuleRef, device: Device) -> None:
+    """Link the math library when one of its functions is called; its functions become
     internal, so the -O2 pipeline inlines what is used and drops the rest."""
-    wanted = {f.name for f in parsed.functions if f.is_declaration and f.name.startswith("__nv_")}
-    if not wanted:
+    library = device.target.math
+    wanted = {
+        f.name for f in parsed.functions if f.is_declaration and f.name.startswith(library.prefix)
+    }
+    if not library.files or not library.prefix or not wanted:
         return
     ours = {f.name for f in parsed.functions if not f.is_declaration}
-    with open(find_libdevice(), "rb") as stream:
-        libdevice = llvm_binding.parse_bitcode(stream.read())
-    libdevice.triple = parsed.triple
-    libdevice.data_layout = parsed.data_layout
-    parsed.link_in(libdevice)
+    for path in find_math_library(library, device.chip):
+        with open(path, "rb") as stream:
+            linked = llvm_binding.parse_bitcode(stream.read())
+        linked.triple = parsed.triple
+        linked.data_layout = parsed.data_layout
+        parsed.link_in(linked)
     for function in parsed.functions:
         if not function.is_declaration and function.name not in ours:
             function.linkage = "internal"
 
 
-def compile_to_ptx(module: ModuleOp, chip: str, features: str) -> str:
-    """PTX for an LLVM dialect module, optimised at -O2 like MLIR's pipeline."""
-    machine = nvptx_target_machine(chip, features)
-    llvm_ir = translate_to_llvmlite(module, str(machine.target_data))
+def optimised(module: ModuleOp, device: Device, isa_version: int) -> llvm_binding.ModuleRef:
+    """The LLVM module of an LLVM dialect module (from `to_llvm`), linked and at -O2."""
+    machine = target_machine(device, isa_version)
+    llvm_ir = translate_to_llvmlite(
+        module, triple_of(device, isa_version), device.target.abi, str(machine.target_data)
+    )
     parsed = llvm_binding.parse_assembly(str(llvm_ir))
     parsed.verify()
-    _link_libdevice(parsed)
+    link_math_library(parsed, device)
+    return optimise(parsed, machine)
+
+
+def optimise(
+    parsed: llvm_binding.ModuleRef, machine: llvm_binding.TargetMachine
+) -> llvm_binding.ModuleRef:
     options = llvm_binding.create_pipeline_tuning_options(speed_level=2)
     pass_builder = llvm_binding.create_pass_builder(machine, options)
     pass_builder.getModulePassManager().run(parsed, pass_builder)
-    return machine.emit_assembly(parsed)
+    return parsed
+
+
+def compile_to_assembly(module: ModuleOp, device: Device, isa_version: int) -> str:
+    """The target's assembly (PTX, AMDGPU, SPIR-V) for an LLVM dialect module."""
+    machine = target_machine(device, isa_version)
+    return machine.emit_assembly(optimised(module, device, isa_version))
+
+
+def compile_to_object(module: ModuleOp, device: Device, isa_version: int) -> bytes:
+    """The target's object (an AMDGPU ELF object, a SPIR-V binary) for the same."""
+    machine = target_machine(device, isa_version)
+    return machine.emit_object(optimised(module, device, isa_version))

@@ -6,9 +6,10 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
 * a static shared (space 3) allocation becomes a `memref.global` in space 3, named
   `<kernel>__<alloc>` (made unique in its `gpu.module`), aligned to at least 16 bytes,
   read with `memref.get_global`;
-* a dynamic shared allocation, or a static one above 48 KiB (`STATIC_SHARED_LIMIT`,
-  the most a PTX kernel may declare statically), becomes the block's dynamic shared
-  memory, its byte size recomputed from each `gpu.launch_func`'s operands into
+* a dynamic shared allocation, or a static one above the target's static-shared limit
+  (NVIDIA's 48 KiB, the most a PTX kernel may declare statically; none on AMD and
+  SPIR-V), becomes the block's dynamic shared memory (refused on SPIR-V, where OpenCL
+  passes it as a kernel argument), its byte size recomputed from each `gpu.launch_func`'s operands into
   `dynamic_shared_memory_size`; above 48 KiB the host must also raise the kernel's
   `cudaFuncAttributeMaxDynamicSharedMemorySize` before launching (`gpu_check.py` does),
   and the kernel records the size in `gpu_alloc.dynamic_shared_bytes`;
@@ -66,12 +67,13 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.alloc_patterns import (
     DYNAMIC_SHARED_BYTES,
     DynamicShared,
-    KernelAllocs,
+    kernel_site,
     lower_shared_and_private,
 )
 from gpu_alloc.lowering.block_level import lower_block_level
 from gpu_alloc.lowering.heap_slices import HeapArgument, heap_total, lower_heap
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
+from gpu_alloc.targets import Device, TargetOptionError, resolve
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.layout_record import shifted_layout, single_func_layout
 from xdsl.context import Context
@@ -114,8 +116,10 @@ class _KernelLowering:
         func: gpu.FuncOp,
         gpu_module: gpu.ModuleOp,
         launches: Sequence[gpu.LaunchFuncOp],
+        device: Device,
     ):
         self.func = func
+        self.device = device
         self.gpu_module = gpu_module
         self.launches = launches
         self.entry = func.body.blocks[0]
@@ -133,9 +137,9 @@ class _KernelLowering:
         for alloc in allocs:
             if alloc.space != MemorySpace.PRIVATE:
                 size_slice(alloc, self.entry)  # one size per block, or a diagnostic
-        kernel = KernelAllocs(self.func, self.gpu_module, self.entry)
-        lower_shared_and_private(kernel, allocs)
-        self.dynamic_shared = kernel.dynamic_shared
+        site = kernel_site(self.func, self.gpu_module, self.device)
+        lower_shared_and_private(site, allocs)
+        self.dynamic_shared = site.dynamic_shared
         per_block_heap = [
             alloc
             for alloc in allocs
@@ -246,10 +250,25 @@ class LowerGpuAllocsPass(ModulePass):
 
     name = "lower-gpu-allocs"
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rollback_on_failure(op, lambda: self._lower(ctx, op))
+    target: str = ""
+    """The target to lower for (`ptx`, `amdgcn`, `spirv`): its static-shared limit decides
+    which shared allocations need dynamic shared memory; a chip implies it."""
 
-    def _lower(self, ctx: Context, op: ModuleOp) -> None:
+    chip: str = ""
+    """The chip to lower for (`sm_90`, `gfx942`, `generic`); without target and chip,
+    NVIDIA's rules (48 KiB of static shared memory)."""
+
+    def device(self) -> Device:
+        try:
+            return resolve(self.target, self.chip)
+        except TargetOptionError as error:
+            raise GpuAllocPassError(f"lower-gpu-allocs: {error}") from None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device = self.device()
+        rollback_on_failure(op, lambda: self._lower(ctx, op, device))
+
+    def _lower(self, ctx: Context, op: ModuleOp, device: Device) -> None:
         if _has_unflattened_aliases(op):
             from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 
@@ -261,8 +280,8 @@ class LowerGpuAllocsPass(ModulePass):
             module_name = gpu_module.sym_name.data
             for func in [o for o in gpu_module.body.ops if isinstance(o, gpu.FuncOp)]:
                 kernel_launches = launches.get((module_name, func.sym_name.data), [])
-                _KernelLowering(func, gpu_module, kernel_launches).run()
-        lower_block_level(op)  # gpu.launch bodies and workgroup func.funcs
+                _KernelLowering(func, gpu_module, kernel_launches, device).run()
+        lower_block_level(op, device)  # gpu.launch bodies and workgroup func.funcs
         for leftover in op.walk():
             if isinstance(leftover, AllocOp | DeallocOp):
                 raise GpuAllocPassError(

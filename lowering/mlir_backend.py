@@ -1,9 +1,16 @@
-"""The reference PTX backend: MLIR 22's `--gpu-lower-to-nvvm-pipeline`, out of process.
+"""The reference backend: MLIR 22's own GPU lowering, out of process (`mlir-opt-22`).
 
-A module with `math` ops (which MLIR lowers to libdevice calls) gets an NVVM target
-that links libdevice (`--nvvm-attach-target=... l=libdevice.10.bc`) before the
-pipeline; the pipeline then attaches its own target too, so `gpu.binary` holds two
-objects, and the PTX is read from the first, the linked one.
+Each target's pipeline is data (`gpu_alloc.targets`, `MlirPipeline`): NVIDIA's
+`--gpu-lower-to-nvvm-pipeline`, AMD's `convert-gpu-to-rocdl` and `rocdl-attach-target`,
+SPIR-V's `convert-gpu-to-llvm-spv` and the LLVM lowerings. `gpu-module-to-binary` then
+gives, per `gpu.module`, either the assembly (`isa`: PTX, AMDGPU) or LLVM bitcode
+(`llvm`: SPIR-V, which LLVM's SPIR-V target compiles here, as MLIR would through a
+target attribute it has only for Intel's GPUs, whose sub-group size hint is dropped).
+
+A module with math-library calls on NVIDIA gets a target that links libdevice
+(`--nvvm-attach-target=... l=libdevice.10.bc`) before the pipeline; the pipeline then
+attaches its own target too, so `gpu.binary` holds two objects, and the assembly is
+read from the first, the linked one.
 """
 
 from __future__ import annotations
@@ -12,35 +19,46 @@ import io
 import re
 import subprocess
 
-from gpu_alloc.lowering.toolchain import ToolchainError, find_libdevice, find_mlir_opt
+import llvmlite.binding as llvm_binding
+from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
+from gpu_alloc.lowering.mlir_ids import prelower_ids
+from gpu_alloc.lowering.target_spaces import map_memory_spaces
+from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library, find_mlir_opt
+from gpu_alloc.targets import Device
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.printer import Printer
 
+PRE_LOWERING: tuple[str, ...] = ()
+"""Target-independent `mlir-opt-22` passes run before every target's pipeline."""
+
 _BINARY = re.compile(
-    r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?assembly = "((?:[^"\\]|\\.)*)"', re.S
+    r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?(assembly|offload) = "((?:[^"\\]|\\.)*)"', re.S
 )
 _ESCAPE = re.compile(r"\\(\\|\"|[0-9A-Fa-f]{2})")
+_SUB_GROUP_SIZE_HINT = re.compile(r" !intel_reqd_sub_group_size !\d+")
 
 
 class MlirBackendError(Exception):
     """mlir-opt rejected the module; the message is its first diagnostic."""
 
 
-def nvvm_pipeline(chip: str, ptx_version: int) -> str:
-    """The `mlir-opt` option that lowers every `gpu.module` to PTX text."""
-    return (
-        f"--gpu-lower-to-nvvm-pipeline=cubin-chip={chip} "
-        f"cubin-features=+ptx{ptx_version} cubin-format=isa"
-    )
+def pipeline(device: Device, isa_version: int, module: ModuleOp) -> list[str]:
+    """The `mlir-opt-22` options that compile every `gpu.module` of `module`."""
+    mlir = device.target.mlir
+    values = {
+        "chip": device.chip.name,
+        "isa_version": isa_version,
+        "wave": mlir.wave_options.get(device.wave_size or 0, ""),
+    }
+    options = [*PRE_LOWERING, *(p.format(**values) for p in mlir.passes)]
+    if mlir.library_option and uses_math_library(module):
+        for library in find_math_library(device.target.math, device.chip):
+            options.insert(len(PRE_LOWERING), mlir.library_option.format(library=library, **values))
+    return options
 
 
-def attach_libdevice(chip: str, ptx_version: int) -> str:
-    """The `mlir-opt` option that gives every `gpu.module` a target linking libdevice."""
-    return f"--nvvm-attach-target=chip={chip} features=+ptx{ptx_version} l={find_libdevice()}"
-
-
-def uses_libdevice(module: ModuleOp) -> bool:
+def uses_math_library(module: ModuleOp) -> bool:
     return any(op.name.startswith("math.") for op in module.walk())
 
 
@@ -54,14 +72,21 @@ def unescape_mlir_string(text: str) -> str:
     return _ESCAPE.sub(replace, text)
 
 
-def mlir_input(module: ModuleOp) -> str:
+def mlir_input(module: ModuleOp, device: Device | None = None) -> str:
     """`module` as MLIR 22 reads it: a `gpu.container_module` for its launch sites,
-    kernels marked `gpu.kernel`."""
+    kernels marked `gpu.kernel`, memory spaces numbered as `device`'s LLVM address
+    spaces, and only the `gpu.module`s where the pipeline lowers no host code."""
     container = module.clone()
+    if device is not None and device.target.mlir.device_code_only:
+        kept = [op.clone() for op in container.walk() if isinstance(op, gpu.ModuleOp)]
+        container = ModuleOp(kept)
+    if device is not None:
+        map_memory_spaces(container, device.target.spaces)
+        prelower_ids(container, device)
     container.attributes["gpu.container_module"] = UnitAttr()
     for op in container.walk():
         # MLIR 22 reads a kernel from the `gpu.kernel` attribute; the `kernel` property
-        # xDSL prints is dropped, which would make the kernel a plain `.func`.
+        # xDSL prints is dropped, which would make the kernel a plain function.
         if isinstance(op, gpu.FuncOp) and op.kernel is not None:
             op.attributes["gpu.kernel"] = UnitAttr()
     text = io.StringIO()
@@ -69,24 +94,41 @@ def mlir_input(module: ModuleOp) -> str:
     return text.getvalue()
 
 
+def binaries_from_mlir_output(output: str) -> dict[str, tuple[str, str]]:
+    """Per `gpu.module` name, the first object of its `gpu.binary`: its kind
+    (`assembly` or `offload`) and its unescaped contents."""
+    binaries: dict[str, tuple[str, str]] = {}
+    for name, kind, body in _BINARY.findall(output):
+        binaries.setdefault(name, (kind, unescape_mlir_string(body)))
+    return binaries
+
+
 def ptx_from_mlir_output(output: str) -> dict[str, str]:
-    """The PTX of each `gpu.binary` in mlir-opt's output, by `gpu.module` name."""
-    return {name: unescape_mlir_string(body) for name, body in _BINARY.findall(output)}
+    """The assembly of each `gpu.binary` in mlir-opt's output, by `gpu.module` name."""
+    return {name: body for name, (_, body) in binaries_from_mlir_output(output).items()}
 
 
-def emit_ptx_with_mlir(module: ModuleOp, chip: str, ptx_version: int) -> dict[str, str]:
-    """PTX per `gpu.module` of a lowered module, compiled by `mlir-opt-22`."""
+def _bitcode_module(
+    bitcode: str, device: Device, isa_version: int
+) -> tuple[llvm_binding.ModuleRef, llvm_binding.TargetMachine]:
+    """The bitcode MLIR made (the characters are its bytes), optimised for `device`."""
+    machine = target_machine(device, isa_version)
+    parsed = llvm_binding.parse_bitcode(bitcode.encode("latin-1"))
+    # MLIR's serialiser asks for Intel's sub-group size; a generic OpenCL kernel has none.
+    text = _SUB_GROUP_SIZE_HINT.sub("", str(parsed))
+    text = re.sub(
+        r'target triple = "[^"]*"', f'target triple = "{triple_of(device, isa_version)}"', text
+    )
+    module = llvm_binding.parse_assembly(text)
+    module.verify()
+    return optimise(module, machine), machine
+
+
+def run_mlir_opt(text: str, options: list[str]) -> str:
     mlir_opt = find_mlir_opt()
-    options = [nvvm_pipeline(chip, ptx_version)]
-    if uses_libdevice(module):
-        options.insert(0, attach_libdevice(chip, ptx_version))
     try:
         completed = subprocess.run(
-            [mlir_opt, *options],
-            input=mlir_input(module),
-            capture_output=True,
-            text=True,
-            check=False,
+            [mlir_opt, *options], input=text, capture_output=True, text=True, check=False
         )
     except OSError as error:
         raise ToolchainError(f"cannot run {mlir_opt}: {error.strerror}") from None
@@ -94,4 +136,34 @@ def emit_ptx_with_mlir(module: ModuleOp, chip: str, ptx_version: int) -> dict[st
         lines = [line for line in completed.stderr.splitlines() if "error:" in line]
         first = lines[0] if lines else completed.stderr.strip().splitlines()[0]
         raise MlirBackendError(f"mlir-opt-22 rejected the lowered module: {first}")
-    return ptx_from_mlir_output(completed.stdout)
+    return completed.stdout
+
+
+def _binaries(module: ModuleOp, device: Device, isa_version: int) -> dict[str, tuple[str, str]]:
+    output = run_mlir_opt(mlir_input(module, device), pipeline(device, isa_version, module))
+    return binaries_from_mlir_output(output)
+
+
+def emit_with_mlir(module: ModuleOp, device: Device, isa_version: int) -> dict[str, str]:
+    """The assembly per `gpu.module` of a lowered module, compiled by `mlir-opt-22`."""
+    assembly: dict[str, str] = {}
+    for name, (kind, body) in _binaries(module, device, isa_version).items():
+        if kind == "offload":
+            parsed, machine = _bitcode_module(body, device, isa_version)
+            assembly[name] = machine.emit_assembly(parsed)
+        else:
+            assembly[name] = body
+    return assembly
+
+
+def objects_with_mlir(module: ModuleOp, device: Device, isa_version: int) -> dict[str, bytes]:
+    """The object per `gpu.module` where MLIR's pipeline ends in LLVM bitcode (SPIR-V)."""
+    objects: dict[str, bytes] = {}
+    for name, (kind, body) in _binaries(module, device, isa_version).items():
+        if kind != "offload":
+            raise MlirBackendError(
+                f"the mlir {device.target.backend_name} backend gives assembly, not objects"
+            )
+        parsed, machine = _bitcode_module(body, device, isa_version)
+        objects[name] = machine.emit_object(parsed)
+    return objects

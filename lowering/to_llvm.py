@@ -1,18 +1,20 @@
-"""Lower one `gpu.module` (after `lower-gpu-allocs`) to xDSL's `llvm` dialect for NVPTX.
+"""Lower one `gpu.module` (after `lower-gpu-allocs`) to xDSL's `llvm` dialect for a target.
 
 The result is a `builtin.module` of `llvm.mlir.global` and `llvm.func` ops, the shape
-the embedded backend (`llvmlite_backend`) translates. It follows MLIR 22's
-`--gpu-lower-to-nvvm-pipeline` so that both PTX backends agree:
+the embedded backend (`llvmlite_backend`) translates. It follows MLIR 22's lowerings
+(`--gpu-lower-to-nvvm-pipeline`, `convert-gpu-to-rocdl`, `convert-gpu-to-llvm-spv`) so
+that both backends of a target agree:
 
 * a function takes each memref argument as MLIR's expanded descriptor (allocated
   pointer, aligned pointer, offset, sizes, strides; all `i64` but the pointers); a
-  kernel is marked with the `nvvm.kernel` attribute MLIR uses, a `func.func` or
-  non-kernel `gpu.func` is a device function that `func.call` calls;
-* `index` is `i64`; memref spaces become LLVM address spaces; shared `memref.global`s
-  become `addrspace(3)` globals of bytes keeping their alignment; the block's dynamic
-  shared memory is an external `addrspace(3)` array of zero bytes;
-* `gpu` ids, `lane_id` and `gpu.barrier` are NVVM intrinsics (`llvm.call_intrinsic`),
-  with the names LLVM 22 knows; libdevice functions are declared `llvm.func`s;
+  kernel is marked with `KERNEL_ATTRIBUTE`, a `func.func` or non-kernel `gpu.func` is a
+  device function that `func.call` calls;
+* `index` is `i64`; memref spaces become the target's LLVM address spaces
+  (`target_spaces`); shared `memref.global`s become globals of bytes in the target's
+  shared space keeping their alignment; the block's dynamic shared memory is an external
+  array of zero bytes there;
+* `gpu` ids, `lane_id`, `subgroup_size` and `gpu.barrier` are what the target's
+  description says (`llvm_ids`); math-library functions are declared `llvm.func`s;
 * the ops themselves are lowered by `llvm_arith` (arith, math), `llvm_memory` (memref,
   vector memory) and `llvm_vector`; `coverage.COVERAGE` lists what each backend lowers.
 
@@ -36,10 +38,13 @@ from gpu_alloc.lowering.llvm_builder import (
     row_major_strides,
 )
 from gpu_alloc.lowering.llvm_extras import SwitchOp
+from gpu_alloc.lowering.llvm_ids import ID_LOWERINGS
 from gpu_alloc.lowering.llvm_memory import DYNAMIC_SHARED_SYMBOL, MEMORY_LOWERINGS
 from gpu_alloc.lowering.llvm_vector import VECTOR_LOWERINGS
 from gpu_alloc.lowering.scf_while_to_cf import WhileLowering
+from gpu_alloc.lowering.target_spaces import map_memory_spaces
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.targets import DEFAULT_DEVICE, Device
 from xdsl.context import Context
 from xdsl.dialects import cf, func, gpu, llvm, memref
 from xdsl.dialects.builtin import (
@@ -53,57 +58,17 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     UnregisteredOp,
     i8,
-    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
-KERNEL_ATTRIBUTE = "nvvm.kernel"
-"""The unit attribute on `llvm.func` that makes it a PTX entry (`ptx_kernel`)."""
-
-BARRIER_INTRINSIC = "llvm.nvvm.barrier.cta.sync.aligned.all"
-"""LLVM 21+ spelling of `bar.sync 0` (`llvm.nvvm.barrier0` is gone)."""
-
-_SPECIAL_REGISTERS: dict[str, str] = {
-    "gpu.thread_id": "tid",
-    "gpu.block_id": "ctaid",
-    "gpu.block_dim": "ntid",
-    "gpu.grid_dim": "nctaid",
-}
+KERNEL_ATTRIBUTE = "gpu_alloc.kernel"
+"""The unit attribute on an `llvm.func` that is a kernel; the backend gives it the
+target's kernel calling convention (`ptx_kernel`, `amdgpu_kernel`, `spir_kernel`)."""
 
 Lowering = Callable[[FunctionBuilder, Operation], Lowered]
-
-
-def _register(b: FunctionBuilder, register: str) -> SSAValue:
-    """The special register `%<register>`, as an `index` (`i64`)."""
-    value = b.intrinsic(f"llvm.nvvm.read.ptx.sreg.{register}", [], i32)
-    assert value is not None
-    return b.emit(llvm.ZExtOp(value, i64))
-
-
-def _read_register(b: FunctionBuilder, register: str) -> Lowered:
-    return [_register(b, register)]
-
-
-def _special_register(b: FunctionBuilder, op: Operation) -> Lowered:
-    assert isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp | gpu.BlockDimOp | gpu.GridDimOp)
-    return _read_register(b, f"{_SPECIAL_REGISTERS[op.name]}.{op.dimension.data.value}")
-
-
-def _global_id(b: FunctionBuilder, op: Operation) -> Lowered:
-    assert isinstance(op, gpu.GlobalIdOp)
-    dimension = op.dimension.data.value
-    block = _register(b, f"ctaid.{dimension}")
-    size = _register(b, f"ntid.{dimension}")
-    thread = _register(b, f"tid.{dimension}")
-    return [b.emit(llvm.AddOp(b.emit(llvm.MulOp(block, size)), thread))]
-
-
-def _barrier(b: FunctionBuilder, op: Operation) -> Lowered:
-    b.intrinsic(BARRIER_INTRINSIC, [b.constant(0, i32)], None)
-    return None
 
 
 def _return(b: FunctionBuilder, op: Operation) -> Lowered:
@@ -182,11 +147,7 @@ OP_LOWERINGS: dict[str, Lowering] = {
     **MATH_LOWERINGS,
     **MEMORY_LOWERINGS,
     **VECTOR_LOWERINGS,
-    **dict.fromkeys(_SPECIAL_REGISTERS, _special_register),
-    "gpu.global_id": _global_id,
-    "gpu.lane_id": lambda b, op: _read_register(b, "laneid"),
-    "gpu.subgroup_size": lambda b, op: _read_register(b, "warpsize"),
-    "gpu.barrier": _barrier,
+    **ID_LOWERINGS,
     "gpu.return": _return,
     "func.return": _return,
     "func.call": _call,
@@ -207,7 +168,9 @@ def is_kernel(op: gpu.FuncOp | func.FuncOp) -> bool:
     return isinstance(op, gpu.FuncOp) and (op.kernel is not None or "gpu.kernel" in op.attributes)
 
 
-def function_signature(function: gpu.FuncOp | func.FuncOp) -> llvm.LLVMFunctionType:
+def function_signature(
+    function: gpu.FuncOp | func.FuncOp, device: Device = DEFAULT_DEVICE
+) -> llvm.LLVMFunctionType:
     """MLIR's calling convention: each memref argument is its expanded descriptor."""
     argument_types: list[Attribute] = []
     for input_type in function.function_type.inputs.data:
@@ -220,7 +183,8 @@ def function_signature(function: gpu.FuncOp | func.FuncOp) -> llvm.LLVMFunctionT
     outputs = function.function_type.outputs.data
     if len(outputs) > 1:
         raise GpuAllocPassError(
-            f"the llvmlite PTX backend cannot lower function '{function.sym_name.data}' with "
+            f"the llvmlite {device.target.backend_name} backend cannot lower function "
+            f"'{function.sym_name.data}' with "
             "more than one result (use backend=mlir)",
             function,
         )
@@ -253,8 +217,8 @@ def _bind_entry_arguments(b: FunctionBuilder, source: Block, target: Block) -> N
 
 
 def _lower_function(function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering) -> llvm.FuncOp:
-    signature = function_signature(function)
-    b = FunctionBuilder(function.sym_name.data, region=Region())
+    signature = function_signature(function, module.device)
+    b = FunctionBuilder(function.sym_name.data, module.device, region=Region())
     for index, source in enumerate(function.body.blocks):
         if index == 0:
             target = Block(arg_types=signature.inputs.data)
@@ -290,8 +254,9 @@ def _lower_function(function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering)
 class _ModuleLowering:
     """Lowers one `gpu.module` into a `builtin.module` of LLVM dialect ops."""
 
-    def __init__(self, gpu_module: gpu.ModuleOp):
+    def __init__(self, gpu_module: gpu.ModuleOp, device: Device):
         self.gpu_module = gpu_module
+        self.device = device
         self.needs_dynamic_shared = False
         self.callees: dict[str, llvm.LLVMFunctionType] = {}
 
@@ -300,12 +265,13 @@ class _ModuleLowering:
         for op in self.gpu_module.body.ops:
             match op:
                 case memref.GlobalOp():
-                    ops.append(_global(op))
+                    ops.append(_global(op, self.device))
                 case gpu.FuncOp() | func.FuncOp():
                     ops.append(_lower_function(op, self))
                 case _:
                     raise GpuAllocPassError(
-                        f"the llvmlite PTX backend cannot lower '{op.name}' in gpu.module "
+                        f"the llvmlite {self.device.target.backend_name} backend cannot lower "
+                        f"'{op.name}' in gpu.module "
                         f"'{self.gpu_module.sym_name.data}' (use backend=mlir)",
                         op,
                     )
@@ -319,19 +285,20 @@ class _ModuleLowering:
                     llvm.LLVMArrayType(IntAttr(0), i8),
                     DYNAMIC_SHARED_SYMBOL,
                     "external",
-                    addr_space=3,
+                    addr_space=self.device.target.spaces.shared,
                     alignment=16,
                 ),
             )
         return ModuleOp(ops)
 
 
-def _global(op: memref.GlobalOp) -> llvm.GlobalOp:
+def _global(op: memref.GlobalOp, device: Device) -> llvm.GlobalOp:
     memref_type = op.type
     size = static_byte_size(memref_type)
     if size is None or not isinstance(op.initial_value, UnitAttr):
         raise GpuAllocPassError(
-            f"the llvmlite PTX backend lowers only uninitialised static memref.globals, "
+            f"the llvmlite {device.target.backend_name} backend lowers only uninitialised "
+            "static memref.globals, "
             f"not '{op.sym_name.data}' (use backend=mlir)",
             op,
         )
@@ -345,18 +312,18 @@ def _global(op: memref.GlobalOp) -> llvm.GlobalOp:
     )
 
 
-def lower_gpu_module_to_llvm(gpu_module: gpu.ModuleOp) -> ModuleOp:
-    """The LLVM dialect form of `gpu_module`; the input is not modified."""
+def lower_gpu_module_to_llvm(gpu_module: gpu.ModuleOp, device: Device = DEFAULT_DEVICE) -> ModuleOp:
+    """The LLVM dialect form of `gpu_module` for `device`; the input is not modified."""
     wrapper = ModuleOp([gpu_module.clone()])
+    map_memory_spaces(wrapper, device.target.spaces)
     PatternRewriteWalker(WhileLowering()).rewrite_module(wrapper)
     ConvertScfToCf().apply(Context(), wrapper)
     lowered = wrapper.body.block.first_op
     assert isinstance(lowered, gpu.ModuleOp)
-    return _ModuleLowering(lowered).lower()
+    return _ModuleLowering(lowered, device).lower()
 
 
 __all__ = [
-    "BARRIER_INTRINSIC",
     "KERNEL_ATTRIBUTE",
     "OP_LOWERINGS",
     "MemrefDescriptor",

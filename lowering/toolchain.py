@@ -1,4 +1,6 @@
-"""Finding the external tools: MLIR 22's `mlir-opt`, CUDA's `ptxas` and libdevice."""
+"""Finding the external tools: MLIR 22's `mlir-opt`, CUDA's `ptxas` and libdevice, LLVM
+22's `ld.lld` and `llvm-mc` (AMD code objects), SPIRV-Tools' `spirv-as` and `spirv-val`,
+and ROCm's device libraries."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import os
 import shutil
 from pathlib import Path
 
+from gpu_alloc.targets import Chip, MathLibrary
+
 MLIR_OPT_ENV = "XDSL_MLIR_OPT"
 MLIR_OPT_NAMES = ("mlir-opt-22", "mlir-opt")
 PTXAS_ENV = "GPU_ALLOC_PTXAS"
@@ -14,6 +18,17 @@ LIBDEVICE_ENV = "GPU_ALLOC_LIBDEVICE"
 LIBDEVICE_RELATIVE = "nvvm/libdevice/libdevice.10.bc"
 CUDA_HOME_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")
 DEFAULT_CUDA_HOME = "/usr/local/cuda"
+ROCM_DEVICE_LIBS_ENV = "GPU_ALLOC_ROCM_DEVICE_LIBS"
+ROCM_DEVICE_LIBS_FOLDERS = ("/opt/rocm/amdgcn/bitcode", "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
+
+TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
+    "ld.lld": (("ld.lld-22", "ld.lld"), "apt-get install lld-22"),
+    "llvm-mc": (("llvm-mc-22", "llvm-mc"), "apt-get install llvm-22"),
+    "spirv-as": (("spirv-as",), "apt-get install spirv-tools"),
+    "spirv-val": (("spirv-val",), "apt-get install spirv-tools"),
+    "spirv-dis": (("spirv-dis",), "apt-get install spirv-tools"),
+}
+"""The other tools the target checks run: the names tried on PATH, and how to install them."""
 
 
 class ToolchainError(Exception):
@@ -120,3 +135,52 @@ def have_ptxas() -> bool:
     except ToolchainError:
         return False
     return True
+
+
+def find_tool(tool: str) -> str:
+    """The executable of `tool` (a key of `TOOLS`) on PATH, or a `ToolchainError` saying
+    what to install."""
+    names, install = TOOLS[tool]
+    for name in names:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    raise ToolchainError(f"{names[0]} not found: {install} (Debian/Ubuntu)")
+
+
+def have_tool(tool: str) -> bool:
+    try:
+        find_tool(tool)
+    except ToolchainError:
+        return False
+    return True
+
+
+def _rocm_device_libs(library: MathLibrary) -> Path:
+    """The folder holding ROCm's device libraries: `$GPU_ALLOC_ROCM_DEVICE_LIBS`, else
+    ROCm's own, else Debian's `rocm-device-libs`."""
+    configured = os.environ.get(ROCM_DEVICE_LIBS_ENV)
+    folders = [configured] if configured else list(ROCM_DEVICE_LIBS_FOLDERS)
+    for folder in folders:
+        if all((Path(folder) / name).is_file() for name in library.files):
+            return Path(folder)
+    where = f"{ROCM_DEVICE_LIBS_ENV}={configured}" if configured else ", ".join(folders)
+    raise ToolchainError(f"{library.needs}: not found in {where}")
+
+
+def find_math_library(library: MathLibrary, chip: Chip) -> list[str]:
+    """The bitcode files `library` links for `chip` (none when the device's runtime
+    resolves the calls); a `ToolchainError` naming what to install if they are missing."""
+    if library.finder == "cuda":
+        return [find_libdevice()]
+    if library.finder == "rocm":
+        folder = _rocm_device_libs(library)
+        chip_files = [
+            f.format(isa=chip.cpu.removeprefix("gfx"), wave="on" if chip.wave_size == 64 else "off")
+            for f in library.chip_files
+        ]
+        missing = [name for name in chip_files if not (folder / name).is_file()]
+        if missing:
+            raise ToolchainError(f"{library.needs}: {folder} has no {missing[0]} (for {chip.name})")
+        return [str(folder / name) for name in (*library.files, *chip_files)]
+    return []

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from gpu_alloc.dialect import AllocOp, DeallocOp
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.alloc_patterns import KernelAllocs, lower_shared_and_private
+from gpu_alloc.lowering.alloc_patterns import kernel_site, lower_shared_and_private
+from gpu_alloc.targets import DEFAULT_DEVICE
 from lowering_support import parse
 from xdsl.dialects import gpu, memref
 
@@ -44,7 +45,7 @@ def _kernel(text: str):
     gpu_module = next(op for op in module.walk() if isinstance(op, gpu.ModuleOp))
     func = next(op for op in module.walk() if isinstance(op, gpu.FuncOp))
     allocs = [op for op in func.walk() if isinstance(op, AllocOp)]
-    return module, KernelAllocs(func, gpu_module, func.body.blocks[0]), allocs
+    return module, kernel_site(func, gpu_module, DEFAULT_DEVICE), allocs
 
 
 def test_two_dynamic_shared_allocations_fail_before_any_rewrite():
@@ -59,12 +60,12 @@ def test_each_allocation_is_rewritten_by_its_pattern():
     module, kernel, allocs = _kernel(KERNEL.replace("SECOND", ""))
     lower_shared_and_private(kernel, allocs)
     module.verify()
-    func = kernel.func
+    func = kernel.op
     assert not any(isinstance(op, AllocOp | DeallocOp) for op in func.walk())
     entry_first = func.body.blocks[0].first_op
     assert isinstance(entry_first, memref.AllocaOp)  # private, hoisted to the entry
     assert [
-        g.sym_name.data for g in kernel.gpu_module.body.ops if isinstance(g, memref.GlobalOp)
+        g.sym_name.data for g in kernel.symbol_table.body.ops if isinstance(g, memref.GlobalOp)
     ] == ["k__s"]
     assert any(isinstance(op, memref.GetGlobalOp) for op in func.walk())
     assert kernel.dynamic_shared is not None and kernel.dynamic_shared.what == "'d'"

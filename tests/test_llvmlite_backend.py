@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 import llvmlite.binding as llvm_binding
-from gpu_alloc.lowering.llvmlite_backend import translate_to_llvmlite
+from gpu_alloc.lowering.llvmlite_translate import translate_to_llvmlite
+from gpu_alloc.targets import TARGETS
 from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
 from lowering_support import lowered, parse
 from xdsl.dialects import gpu
@@ -36,11 +37,14 @@ builtin.module {
 """
 
 
+PTX = TARGETS["ptx"]
+
+
 def llvm_ir() -> str:
     module = lowered(parse(KERNEL))
     (gpu_module,) = [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
     parsed = llvm_binding.parse_assembly(
-        str(translate_to_llvmlite(lower_gpu_module_to_llvm(gpu_module)))
+        str(translate_to_llvmlite(lower_gpu_module_to_llvm(gpu_module), PTX.triple, PTX.abi))
     )
     parsed.verify()
     return str(parsed)  # LLVM's own printing of what it parsed
@@ -81,7 +85,7 @@ def test_barrier_and_thread_id_use_llvm_22_intrinsic_names():
 
 def test_bf16_is_llvm_bfloat_with_its_constants():
     """Gap 4: xDSL 0.75 has no LLVM type for bf16; constants are LLVM's `0xR` form."""
-    from gpu_alloc.lowering.llvmlite_backend import BFloatType, convert_type
+    from gpu_alloc.lowering.llvmlite_translate import BFloatType, convert_type
     from xdsl.dialects.builtin import VectorType, bf16
 
     assert str(convert_type(bf16)) == "bfloat"
@@ -113,7 +117,7 @@ def test_math_calls_libdevice_and_links_it_in():
 
     module = parse(MATH_KERNEL)
     (gpu_module,) = [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
-    ir = str(translate_to_llvmlite(lower_gpu_module_to_llvm(gpu_module)))
+    ir = str(translate_to_llvmlite(lower_gpu_module_to_llvm(gpu_module), PTX.triple, PTX.abi))
     assert 'declare float @"__nv_expf"(float' in ir
     ptx = emit_ptx(module)
     assert "__nv_expf" not in ptx  # linked and inlined, not an extern call

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_DIRS = ("core", "dialect", "transforms", "lowering", "tools", "sim")
+PACKAGE_DIRS = ("core", "dialect", "transforms", "lowering", "tools", "sim", "targets")
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 80
 

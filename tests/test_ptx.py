@@ -7,7 +7,8 @@ installs both, so CI runs every test here. Users without them get these tests sk
 from __future__ import annotations
 
 import pytest
-from gpu_alloc.lowering.ptx import BACKENDS, emit_ptx, emit_ptx_modules
+from gpu_alloc.lowering.coverage import BACKENDS
+from gpu_alloc.lowering.ptx import emit_ptx, emit_ptx_modules
 from gpu_alloc.lowering.ptxas import assemble, parse_verbose_output
 from gpu_alloc.lowering.toolchain import have_mlir_opt, have_ptxas
 from lowering_support import EXAMPLES, LOWERING_INPUTS, load, lowered

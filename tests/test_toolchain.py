@@ -96,8 +96,17 @@ def test_libdevice_is_found_under_cuda_home(no_libdevice, monkeypatch):
 
 
 def test_mlir_backend_links_libdevice_for_math_only(no_libdevice, monkeypatch):
-    from gpu_alloc.lowering.mlir_backend import attach_libdevice
+    from gpu_alloc.lowering.mlir_backend import pipeline
+    from gpu_alloc.targets import resolve
+    from lowering_support import parse
 
     monkeypatch.setenv(toolchain.LIBDEVICE_ENV, __file__)
-    option = attach_libdevice("sm_80", 78)
-    assert option == f"--nvvm-attach-target=chip=sm_80 features=+ptx78 l={__file__}"
+    sm_80 = resolve(chip="sm_80")
+    math = parse(
+        "builtin.module {\n  gpu.module @m {\n    gpu.func @k(%x: f32) kernel {\n"
+        "      %y = math.exp %x : f32\n      gpu.return\n    }\n  }\n}\n"
+    )
+    option = f"--nvvm-attach-target=chip=sm_80 features=+ptx78 l={__file__}"
+    assert pipeline(sm_80, 78, math)[0] == option
+    plain = parse("builtin.module {\n  gpu.module @m {\n  }\n}\n")
+    assert option not in pipeline(sm_80, 78, plain)

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
-from gpu_alloc.memref_sizes import element_bytes
+from gpu_alloc.memref_sizes import byte_size_ops
 from gpu_alloc.provenance import derive
+from gpu_alloc.targets import TargetOptionError, resolve
 from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.fusion_analysis import (
     Func,
@@ -88,8 +88,9 @@ class FuseGpuAllocsPass(ModulePass):
     """Print a per-kernel layout table to stderr."""
 
     chip: str = ""
-    """The `sm_XX` to fuse for; sets the default `max-shared-bytes` (sm_80: 163 KiB,
-    sm_90: 227 KiB; 48 KiB without a chip)."""
+    """The chip to fuse for (`sm_90`, `gfx942`, ... of `gpu_alloc.targets`); sets the
+    default `max-shared-bytes` (sm_90: 227 KiB, gfx942: 64 KiB, gfx950: 160 KiB; 48 KiB
+    without a chip)."""
 
     max_shared_bytes: int | None = None
     """Shared bytes a kernel may use; by default what one block of `chip` may use."""
@@ -110,7 +111,7 @@ class FuseGpuAllocsPass(ModulePass):
         if self.max_shared_bytes is not None:
             return self.max_shared_bytes
         try:
-            return shared_bytes_per_block(self.chip)
+            return resolve(chip=self.chip).shared_bytes_per_block
         except TargetOptionError as error:
             raise GpuAllocPassError(f"fuse-gpu-allocs: option chip: {error}") from None
 
@@ -277,11 +278,7 @@ def _layout_values(
 def _dynamic_byte_size(builder: Builder, alloc: AllocOp) -> SSAValue:
     memref_type = alloc.memref.type
     assert isinstance(memref_type, MemRefType)
-    static_part = element_bytes(memref_type.get_element_type()) or 1
-    for dim in memref_type.get_shape():
-        if dim != DYNAMIC_INDEX:
-            static_part *= dim
-    size = _const(builder, static_part)
-    for dynamic in alloc.dynamic_sizes:
-        size = builder.insert(arith.MuliOp(size, dynamic)).result
+    ops, size = byte_size_ops(memref_type, alloc.dynamic_sizes)
+    for op in ops:
+        builder.insert(op)
     return size

@@ -19,9 +19,9 @@
 // BACKEND:   error: unknown PTX backend 'nope' (choose from llvmlite, mlir)
 // BACKEND-NOT: Traceback
 
-// MALLOC:     error: the llvmlite PTX backend cannot lower 'memref.alloc' in kernel 'grab' (no PTX backend lowers it)
+// MALLOC:     error: the llvmlite PTX backend cannot lower 'memref.alloc' in kernel 'grab' (device malloc: needs the device runtime, which no assembler alone links; no PTX backend lowers it)
 // MALLOC-NOT: Traceback
-// MALLOC-LOC: ptx_errors.mlir:[[# @LINE + 8]]:7: error: the mlir PTX backend cannot lower 'memref.alloc' in kernel 'grab' (no PTX backend lowers it)
+// MALLOC-LOC: ptx_errors.mlir:[[# @LINE + 8]]:7: error: the mlir PTX backend cannot lower 'memref.alloc' in kernel 'grab' (device malloc: needs the device runtime, which no assembler alone links; no PTX backend lowers it)
 
 // A kernel that calls memref.alloc: device malloc, which no PTX backend lowers.
 builtin.module {

@@ -2,7 +2,7 @@
 // not, and says which backend can.
 // RUN: not xdsl-opt --allow-unregistered-dialect %s -t 'ptx{backend=mlir}' 2>&1 | filecheck %s --check-prefix REMF
 // RUN: xdsl-opt --allow-unregistered-dialect %s -t ptx | filecheck %s --check-prefix REMF-OK
-// REMF:      error: the mlir PTX backend cannot lower 'arith.remf' in kernel 'modulo' (use backend=llvmlite)
+// REMF:      error: the mlir PTX backend cannot lower 'arith.remf' in kernel 'modulo' (MLIR 22's NVVM pipeline refuses llvm.frem; use backend=llvmlite)
 // REMF-NOT:  Traceback
 // REMF-OK:   .visible .entry modulo(
 // REMF-OK:   cvt.rzi.f32.f32

@@ -1,0 +1,202 @@
+"""Emitting a module for a target: what `-t ptx`, `-t amdgcn` and `-t spirv` share.
+
+Two backends produce the assembly of every `gpu.module` of a module lowered by
+`lower-gpu-allocs` (a module that still holds `gpu_alloc` ops is lowered first, on a
+copy, for the same target and chip):
+
+* `llvmlite` (default, in-process, pip-only): `to_llvm` to xDSL's `llvm` dialect,
+  then llvmlite's LLVM 22 target (`llvmlite_backend`);
+* `mlir` (reference): MLIR 22's own lowering of the target (`mlir_backend`).
+
+Before anything is lowered the options are checked against the target's description
+(`gpu_alloc.targets`), every op against the coverage contract (`coverage`), every
+symbol against what the target's assembler accepts and every math-library call against
+the libraries installed, and after lowering every kernel's static shared memory against
+what its chip allows: an error is one line located at the user's op, before any output.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import IO
+
+from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
+from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
+from gpu_alloc.lowering.mlir_backend import MlirBackendError
+from gpu_alloc.lowering.static_shared import check_static_shared
+from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
+from gpu_alloc.targets import Device, TargetOptionError, target_named
+from xdsl.context import Context
+from xdsl.dialects import gpu
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+
+_RAISE_PASS_ERRORS: ContextVar[bool] = ContextVar("raise_pass_errors", default=False)
+
+
+@contextmanager
+def pass_errors_raised() -> Iterator[None]:
+    """Within this, the targets raise `GpuAllocPassError` for the driver to print at the
+    op's source location (`gpu-alloc-opt` does) instead of printing it."""
+    token = _RAISE_PASS_ERRORS.set(True)
+    try:
+        yield
+    finally:
+        _RAISE_PASS_ERRORS.reset(token)
+
+
+def device_for(target: str, chip: str, backend: str, isa_version: int) -> Device:
+    """The device a target's options name; `TargetOptionError` for a bad option."""
+    description = target_named(target)
+    if backend not in BACKENDS:
+        raise TargetOptionError(
+            f"unknown {description.backend_name} backend '{backend}' "
+            f"(choose from {', '.join(BACKENDS)})"
+        )
+    device = Device(description, description.chip(chip or description.default_chip))
+    description.check_isa_version(device.chip, isa_version)
+    return device
+
+
+def _lowered(module: ModuleOp, device: Device) -> ModuleOp:
+    if not any(
+        isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()
+    ):
+        return module
+    lowered = module.clone()
+    LowerGpuAllocsPass(chip=device.chip.name).apply(Context(), lowered)
+    return lowered
+
+
+def check_symbol_names(module: ModuleOp, device: Device) -> None:
+    """Refuse a kernel, function or global inside a `gpu.module` whose name the
+    target's assembler cannot spell, at the op that declares it."""
+    pattern = re.compile(device.target.symbol_pattern)
+    for op in module.walk():
+        if not isinstance(op.parent_op(), gpu.ModuleOp):
+            continue
+        name = op.properties.get("sym_name", op.attributes.get("sym_name"))
+        if isinstance(name, StringAttr) and not pattern.fullmatch(name.data):
+            raise GpuAllocPassError(
+                f"symbol name '{name.data}' is not a {device.target.output} identifier "
+                f"({device.target.symbol_pattern})",
+                op,
+            )
+
+
+def check_math_library(module: ModuleOp, device: Device) -> None:
+    """Refuse the first `math` op that needs the target's math library when the library
+    is not installed, naming what to install."""
+    from gpu_alloc.lowering.llvm_arith import LIBRARY_MATH
+
+    needs_library = {f"math.{name}" for name in (*LIBRARY_MATH, "fpowi")}
+    gpu_modules = [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
+    for op in (op for gpu_module in gpu_modules for op in gpu_module.walk()):
+        if op.name not in needs_library:
+            continue
+        try:
+            find_math_library(device.target.math, device.chip)
+        except ToolchainError as error:
+            raise GpuAllocPassError(f"'{op.name}' calls the math library: {error}", op) from None
+        return
+
+
+def prepared(
+    module: ModuleOp, target: str, chip: str, backend: str, isa_version: int
+) -> tuple[ModuleOp, Device]:
+    """The module lowered for the device the options name, after every check.
+
+    Raises `TargetOptionError` for a bad option, `GpuAllocPassError` (at the op) for an
+    op the backend does not lower or a kernel over its chip's limits."""
+    device = device_for(target, chip, backend, isa_version)
+    check_coverage(module, device.target, backend)
+    check_symbol_names(module, device)
+    check_math_library(module, device)
+    lowered = _lowered(module, device)
+    check_static_shared(lowered, device)
+    return lowered, device
+
+
+def _gpu_modules(module: ModuleOp) -> list[gpu.ModuleOp]:
+    return [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
+
+
+def emit_modules(
+    module: ModuleOp, target: str, chip: str, backend: str, isa_version: int
+) -> dict[str, str]:
+    """The assembly of each `gpu.module` in `module`, by `gpu.module` name."""
+    lowered, device = prepared(module, target, chip, backend, isa_version)
+    if backend == "mlir":
+        from gpu_alloc.lowering.mlir_backend import emit_with_mlir
+
+        return emit_with_mlir(lowered, device, isa_version)
+    from gpu_alloc.lowering.llvmlite_backend import compile_to_assembly
+    from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
+
+    return {
+        op.sym_name.data: compile_to_assembly(
+            lower_gpu_module_to_llvm(op, device), device, isa_version
+        )
+        for op in _gpu_modules(lowered)
+    }
+
+
+def emit_objects(
+    module: ModuleOp, target: str, chip: str, backend: str, isa_version: int
+) -> dict[str, bytes]:
+    """The object (a SPIR-V binary, an AMDGPU ELF object) of each `gpu.module`, by name:
+    LLVM's object emission instead of its assembly printer."""
+    lowered, device = prepared(module, target, chip, backend, isa_version)
+    if backend == "mlir":
+        from gpu_alloc.lowering.mlir_backend import objects_with_mlir
+
+        return objects_with_mlir(lowered, device, isa_version)
+    from gpu_alloc.lowering.llvmlite_backend import compile_to_object
+    from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
+
+    return {
+        op.sym_name.data: compile_to_object(
+            lower_gpu_module_to_llvm(op, device), device, isa_version
+        )
+        for op in _gpu_modules(lowered)
+    }
+
+
+def joined(modules: dict[str, str], target: str) -> str:
+    """One text for every module: a module alone as it is, several each after a
+    `<comment> gpu.module @name` line."""
+    description = target_named(target)
+    if not modules:
+        raise GpuAllocPassError(
+            f"nothing to emit as {description.output}: the module has no gpu.module"
+        )
+    if len(modules) == 1:
+        return next(iter(modules.values()))
+    return "".join(
+        f"{description.comment} gpu.module @{name}\n{text}" for name, text in modules.items()
+    )
+
+
+def write_or_exit(text: str | None, error: Exception | None, output: IO[str]) -> None:
+    """What a target's `emit` does with its result: write it, or (under stock
+    `xdsl-opt`) print one error line and exit 1. `gpu-alloc-opt` catches
+    `GpuAllocPassError` itself, to print it at the op's line and column."""
+    if isinstance(error, GpuAllocPassError):
+        if _RAISE_PASS_ERRORS.get():
+            raise error
+        print(f"error: {error.message}", file=sys.stderr)
+        raise SystemExit(1) from None
+    if error is not None:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
+    assert text is not None
+    output.write(text)
+
+
+EMIT_ERRORS = (GpuAllocPassError, ToolchainError, TargetOptionError, MlirBackendError)
+"""What emitting may raise for a user's input or machine: each is one line."""

@@ -1,0 +1,94 @@
+"""The static shared memory of each lowered kernel, against what its chip allows.
+
+A kernel's static shared bytes are those of the shared `memref.global`s it and the
+functions it calls (in its `gpu.module`) read with `memref.get_global`, each rounded up
+to its alignment. `check_static_shared` refuses, at the kernel, one whose bytes exceed
+the chip's shared bytes per block or the target's static-shared limit, before any
+assembly is made (ptxas, LLVM's AMDGPU target or the OpenCL runtime would refuse it
+later, or worse).
+"""
+
+from __future__ import annotations
+
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.targets import Device
+from gpu_alloc.transforms.kernel_ir import walk_ops
+from xdsl.dialects import func, gpu, memref
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Operation
+
+SHARED_SPACE = 3
+
+
+def _shared_global_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for op in gpu_module.body.ops:
+        if not isinstance(op, memref.GlobalOp):
+            continue
+        memref_type = op.type
+        space = memref_type.memory_space
+        if not (isinstance(space, IntegerAttr) and space.value.data == SHARED_SPACE):
+            continue
+        size = static_byte_size(memref_type) if isinstance(memref_type, MemRefType) else None
+        alignment = op.alignment.value.data if op.alignment is not None else 1
+        sizes[op.sym_name.data] = -(-(size or 0) // alignment) * alignment
+    return sizes
+
+
+def _references(function: Operation) -> tuple[set[str], set[str]]:
+    """The globals `function` reads and the functions it calls, by symbol."""
+    globals_: set[str] = set()
+    callees: set[str] = set()
+    for op in walk_ops(function):
+        if isinstance(op, memref.GetGlobalOp):
+            globals_.add(op.name_.root_reference.data)
+        elif isinstance(op, func.CallOp):
+            callees.add(op.callee.root_reference.data)
+    return globals_, callees
+
+
+def static_shared_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
+    """Per kernel of `gpu_module`, the static shared bytes it uses."""
+    sizes = _shared_global_bytes(gpu_module)
+    functions = {
+        op.sym_name.data: op
+        for op in gpu_module.body.ops
+        if isinstance(op, gpu.FuncOp | func.FuncOp)
+    }
+    references = {name: _references(op) for name, op in functions.items()}
+    totals: dict[str, int] = {}
+    for name, op in functions.items():
+        if not (isinstance(op, gpu.FuncOp) and op.kernel is not None):
+            continue
+        seen, pending, used = {name}, [name], set[str]()
+        while pending:
+            globals_, callees = references[pending.pop()]
+            used |= globals_
+            for callee in callees - seen:
+                if callee in references:
+                    seen.add(callee)
+                    pending.append(callee)
+        totals[name] = sum(sizes.get(symbol, 0) for symbol in used)
+    return totals
+
+
+def check_static_shared(module: ModuleOp, device: Device) -> None:
+    """Refuse the first kernel whose static shared bytes `device` does not allow."""
+    limit = device.shared_bytes_per_block
+    what = f"{device.chip.name} allows"
+    if device.static_shared_limit is not None and device.static_shared_limit < limit:
+        limit, what = (
+            device.static_shared_limit,
+            f"{device.target.vendor} kernels may declare statically",
+        )
+    shared = device.target.spaces.shared_name
+    for gpu_module in (op for op in module.walk() if isinstance(op, gpu.ModuleOp)):
+        kernels = {op.sym_name.data: op for op in gpu_module.body.ops if isinstance(op, gpu.FuncOp)}
+        for name, total in static_shared_bytes(gpu_module).items():
+            if total > limit:
+                raise GpuAllocPassError(
+                    f"kernel '{name}' uses {total} bytes of static {shared} memory, more than "
+                    f"the {limit} bytes that are {what}",
+                    kernels[name],
+                )
