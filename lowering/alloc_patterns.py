@@ -173,11 +173,11 @@ def check_shared(site: AllocationSite, allocs: Sequence[AllocOp]) -> None:
     first = dynamic[0]
     if site.dynamic:
         raise _refuse_dynamic(site, first)
-    if not site.device.target.dynamic_shared:
+    if site.device.target.no_dynamic_shared:
         raise GpuAllocPassError(
             f"dynamic shared allocation '{first.alloc_name.data}' in {site.where} cannot "
-            f"be lowered for {site.device.target.name}: {site.device.target.output} has "
-            "no dynamic shared memory here (give the allocation a static size)",
+            f"be lowered for {site.device.target.name}: {site.device.target.no_dynamic_shared} "
+            "(give it a static size)",
             first,
         )
     if any(is_dynamic_shared_memory(o) for o in walk_ops(site.op)):

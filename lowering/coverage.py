@@ -50,11 +50,13 @@ class Row:
 
     def refusal(self, column: str, element: str | None = None) -> str | None:
         """Why `column` does not lower the op (on `element`), or None if it does."""
+        for part in element.split(">") if element is not None else ():  # casts: both
+            refused_type = TARGETS[column.split("/")[0]].refused_types.get(part)
+            if refused_type is not None:
+                return refused_type
         if column in self.refused:
             return self.refused[column]
-        if element is not None:
-            return self.refused.get(f"{column}:{element}")
-        return None
+        return None if element is None else self.refused.get(f"{column}:{element}")
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -101,11 +103,22 @@ _CASTS = {
     "arith.index_castui": ("i32>index", "index>i32", "i16>index"),
 }
 
-_MATH_LIBDEVICE = (
-    "math.acos math.acosh math.asin math.asinh math.atan math.atanh math.cbrt math.cos "
-    "math.cosh math.erf math.exp math.exp2 math.expm1 math.log math.log10 math.log1p "
-    "math.log2 math.rsqrt math.sin math.sinh math.tan math.tanh"
+_ROCDL_OCML = "MLIR 22's ROCDL lowering calls ROCm's ocml, which the mlir backend does not link"
+
+_MATH_LIBRARY = (
+    "math.acos math.asin math.atan math.cos math.cosh math.exp math.exp2 math.expm1 "
+    "math.log math.log10 math.log1p math.log2 math.rsqrt math.sin math.sinh math.tan math.tanh"
 )
+_MATH_LIBRARY_NOT_SPIRV_MLIR = "math.acosh math.asinh math.atanh math.cbrt math.erf"
+
+_LIBRARY_NOTE = (
+    "the target's math library: libdevice, ROCm's ocml (when installed), OpenCL builtins; "
+    "f16/bf16 computed in f32, as MLIR does"
+)
+_SPIRV_I128 = (
+    "a 128-bit product: LLVM 22's SPIR-V target needs SPV_ALTERA_arbitrary_precision_integers"
+)
+_NO_SPIRV_MATH = "MLIR 22 lowers it to no LLVM operation the SPIR-V target knows"
 
 COVERAGE: tuple[Row, ...] = (
     Row("arith.constant", "constant", ALL),
@@ -120,7 +133,11 @@ COVERAGE: tuple[Row, ...] = (
         "binary",
         FLOATS,
         note="not registered in xDSL 0.75",
-        refused=refused("MLIR 22's NVVM pipeline refuses llvm.frem", "ptx/mlir"),
+        refused={
+            **refused("MLIR 22's NVVM pipeline refuses llvm.frem", "ptx/mlir"),
+            **refused(_ROCDL_OCML, "amdgcn/mlir"),
+            **refused("LLVM 22's AMDGPU target has no bf16 frem", "amdgcn/llvmlite:bf16"),
+        },
     ),
     *_rows("arith.maximumf arith.minimumf arith.maxnumf arith.minnumf", "binary", FLOATS),
     Row("arith.negf", "unary", FLOATS),
@@ -129,15 +146,41 @@ COVERAGE: tuple[Row, ...] = (
     Row("arith.select", "select", ALL),
     *[Row(name, "cast", pairs) for name, pairs in _CASTS.items()],
     Row("arith.addui_extended", "extended", WIDE_INTEGERS),
-    *_rows("arith.mulsi_extended arith.mului_extended", "extended", WIDE_INTEGERS),
-    *_rows(_MATH_LIBDEVICE, "unary", FLOATS, "libdevice; f16/bf16 computed in f32, as MLIR does"),
-    *_rows("math.atan2 math.powf", "binary", FLOATS, "libdevice"),
-    Row("math.fpowi", "fpowi", FLOATS, note="libdevice __nv_powif/__nv_powi"),
     *_rows(
-        "math.absf math.ceil math.floor math.trunc math.round math.roundeven math.sqrt",
+        "arith.mulsi_extended arith.mului_extended",
+        "extended",
+        WIDE_INTEGERS,
+        refused=refused(_SPIRV_I128, "spirv/*:i64"),
+    ),
+    *_rows(
+        _MATH_LIBRARY, "unary", FLOATS, _LIBRARY_NOTE, refused=refused(_ROCDL_OCML, "amdgcn/mlir")
+    ),
+    *_rows(
+        _MATH_LIBRARY_NOT_SPIRV_MLIR,
         "unary",
         FLOATS,
+        _LIBRARY_NOTE,
+        refused={
+            **refused(_ROCDL_OCML, "amdgcn/mlir"),
+            **refused(_NO_SPIRV_MATH, "spirv/mlir"),
+        },
     ),
+    *_rows(
+        "math.atan2 math.powf",
+        "binary",
+        FLOATS,
+        _LIBRARY_NOTE,
+        refused=refused(_ROCDL_OCML, "amdgcn/mlir"),
+    ),
+    Row(
+        "math.fpowi",
+        "fpowi",
+        FLOATS,
+        note=f"{_LIBRARY_NOTE} (pown)",
+        refused=refused(_ROCDL_OCML, "amdgcn/mlir"),
+    ),
+    *_rows("math.absf math.trunc math.round math.roundeven math.sqrt", "unary", FLOATS),
+    *_rows("math.ceil math.floor", "unary", FLOATS, refused=refused(_ROCDL_OCML, "amdgcn/mlir")),
     Row("math.copysign", "binary", FLOATS),
     Row("math.fma", "ternary", FLOATS),
     *_rows("math.absi math.ctlz math.cttz math.ctpop", "unary", WIDE_INTEGERS),
@@ -162,6 +205,12 @@ COVERAGE: tuple[Row, ...] = (
         "special",
         ("i32", "i64", "f16", "bf16", "f32", "f64"),
         note="kinds addf addi assign maxs maxu mins minu ori andi",
+        refused=refused(
+            "a float atomicrmw: LLVM 22's SPIR-V target needs SPV_EXT_shader_atomic_float_add",
+            "spirv/*:f16",
+            "spirv/*:f32",
+            "spirv/*:f64",
+        ),
     ),
     Row(
         "memref.alloc",
@@ -171,7 +220,12 @@ COVERAGE: tuple[Row, ...] = (
             "device malloc: needs the device runtime, which no assembler alone links", "*/*"
         ),
     ),
-    Row("gpu.dynamic_shared_memory", "special", ("i8",)),
+    Row(
+        "gpu.dynamic_shared_memory",
+        "special",
+        ("i8",),
+        refused=refused(TARGETS["spirv"].no_dynamic_shared, "spirv/*"),
+    ),
     *_rows("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", "special", ("index",)),
     *_rows("gpu.global_id gpu.lane_id gpu.barrier gpu.return", "special", ("index",)),
     Row(
@@ -186,14 +240,23 @@ COVERAGE: tuple[Row, ...] = (
         "special",
         ("i32", "f32"),
         note="xor up down idx",
-        refused=refused("the embedded backend does not lower it", "*/llvmlite"),
+        refused={
+            **refused("the embedded backend does not lower it", "*/llvmlite"),
+            **refused("MLIR 22's convert-gpu-to-llvm-spv does not lower it", "spirv/mlir"),
+        },
     ),
     Row(
         "gpu.printf",
         "special",
         ("i32", "f32"),
-        note="a vprintf call, resolved by the CUDA driver when the module loads",
-        refused=refused("the embedded backend does not lower it", "*/llvmlite"),
+        note="a call the driver resolves when the module loads (vprintf, OpenCL's printf)",
+        refused={
+            **refused("the embedded backend does not lower it", "*/llvmlite"),
+            **refused(
+                "MLIR 22's ROCDL lowering prints only through ROCm's ockl hostcalls",
+                "amdgcn/mlir",
+            ),
+        },
     ),
     *_rows(
         "scf.for scf.if scf.while scf.index_switch scf.yield scf.condition", "special", ("i32",)
@@ -240,6 +303,21 @@ def markdown_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def refusals_table() -> str:
+    """What each column refuses, and why, as the README's Markdown table."""
+    lines = ["| op | refused on | why |", "|---|---|---|"]
+    for target in TARGETS.values():
+        for element, why in target.refused_types.items():
+            lines.append(f"| every op | {target.name}/* on {element} | {why} |")
+    for row in COVERAGE:
+        by_reason: dict[str, list[str]] = {}
+        for key, why in row.refused.items():
+            by_reason.setdefault(why, []).append(key.replace(":", " on "))
+        for why, where in by_reason.items():
+            lines.append(f"| `{row.op}` | {', '.join(where)} | {why} |")
+    return "\n".join(lines) + "\n"
+
+
 def _mark(row: Row, column: str) -> str:
     if row.refusal(column) is not None:
         return "no"
@@ -270,6 +348,7 @@ def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) ->
             continue
         for op in gpu_module.walk():
             name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+            _check_types(op, name, target, backend)
             if name in CONTAINER_OPS:
                 continue
             row = row_of(name)
@@ -298,6 +377,18 @@ def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) ->
             raise GpuAllocPassError(
                 f"the {backend} {target.backend_name} backend cannot lower '{name}'{on} in "
                 f"kernel '{_kernel_name(op)}' ({why}; {hint})",
+                op,
+            )
+
+
+def _check_types(op: Operation, name: str, target: TargetDescription, backend: str) -> None:
+    """Refuse an op on an element type the target has none of."""
+    for element in sorted(_element_types(op)):
+        why = target.refused_types.get(element)
+        if why is not None:
+            raise GpuAllocPassError(
+                f"the {backend} {target.backend_name} backend cannot lower '{name}' on "
+                f"{element} in kernel '{_kernel_name(op)}' ({why})",
                 op,
             )
 

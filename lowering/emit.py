@@ -26,6 +26,7 @@ from typing import IO
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.provenance import derive
 from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
@@ -69,6 +70,8 @@ def _lowered(module: ModuleOp, device: Device) -> ModuleOp:
     ):
         return module
     lowered = module.clone()
+    for copy, original in zip(lowered.walk(), module.walk(), strict=True):
+        derive(copy, original)  # a diagnostic on the copy points at the user's op
     LowerGpuAllocsPass(chip=device.chip.name).apply(Context(), lowered)
     return lowered
 
@@ -118,7 +121,7 @@ def prepared(
     check_symbol_names(module, device)
     check_math_library(module, device)
     lowered = _lowered(module, device)
-    check_static_shared(lowered, device)
+    check_static_shared(lowered, device, module)
     return lowered, device
 
 

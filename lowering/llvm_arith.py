@@ -254,10 +254,10 @@ def library_function(library: MathLibrary, name: str, types: Sequence[Attribute]
     """The math library's function for `math.<name>` on arguments of `types` (f32, f64,
     i32): `__nv_expf`, `__ocml_exp_f32`, `_Z3expf`."""
     base = library.renamed.get(name, name)
-    codes = [library.suffixes[_TYPE_NAMES[type(t)]] for t in types]
     if library.naming == "itanium":
-        return f"_Z{len(base)}{base}{''.join(codes)}"
-    return f"{library.prefix}{base}{codes[0]}"
+        codes = "".join(library.suffixes[_TYPE_NAMES[type(t)]] for t in types)
+        return f"_Z{len(base)}{base}{codes}"
+    return f"{library.prefix}{base}{library.suffixes[_TYPE_NAMES[type(types[0])]]}"
 
 
 def _promoted(b: FunctionBuilder, op: Operation, name: str) -> SSAValue:

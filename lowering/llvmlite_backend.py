@@ -11,6 +11,7 @@ assembly); `compile_to_object` gives the object instead (a SPIR-V binary).
 from __future__ import annotations
 
 import llvmlite.binding as llvm_binding
+from gpu_alloc.lowering.isolated import isolated
 from gpu_alloc.lowering.llvmlite_translate import translate_to_llvmlite
 from gpu_alloc.lowering.toolchain import find_math_library
 from gpu_alloc.targets import Device
@@ -85,13 +86,25 @@ def optimise(
     return parsed
 
 
-def compile_to_assembly(module: ModuleOp, device: Device, isa_version: int) -> str:
-    """The target's assembly (PTX, AMDGPU, SPIR-V) for an LLVM dialect module."""
+def _assembly(module: ModuleOp, device: Device, isa_version: int) -> str:
     machine = target_machine(device, isa_version)
     return machine.emit_assembly(optimised(module, device, isa_version))
 
 
-def compile_to_object(module: ModuleOp, device: Device, isa_version: int) -> bytes:
-    """The target's object (an AMDGPU ELF object, a SPIR-V binary) for the same."""
+def _object(module: ModuleOp, device: Device, isa_version: int) -> bytes:
     machine = target_machine(device, isa_version)
     return machine.emit_object(optimised(module, device, isa_version))
+
+
+def compile_to_assembly(module: ModuleOp, device: Device, isa_version: int) -> str:
+    """The target's assembly (PTX, AMDGPU, SPIR-V) for an LLVM dialect module."""
+    if device.target.isolated_codegen:
+        return isolated(_assembly, module, device, isa_version)
+    return _assembly(module, device, isa_version)
+
+
+def compile_to_object(module: ModuleOp, device: Device, isa_version: int) -> bytes:
+    """The target's object (an AMDGPU ELF object, a SPIR-V binary) for the same."""
+    if device.target.isolated_codegen:
+        return isolated(_object, module, device, isa_version)
+    return _object(module, device, isa_version)

@@ -279,6 +279,8 @@ def _declare_function(op: llvm.FuncOp, module: ir.Module, abi: KernelAbi) -> ir.
         [convert_type(t) for t in op.function_type.inputs],
     )
     function = ir.Function(module, function_type, name=op.sym_name.data)
+    if op.body.blocks and op.linkage is not None and op.linkage.linkage.data == "internal":
+        function.linkage = "internal"
     if KERNEL_ATTRIBUTE in op.attributes:
         function.calling_convention = abi.kernel_calling_convention
     elif abi.function_calling_convention:

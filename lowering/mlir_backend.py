@@ -18,8 +18,11 @@ from __future__ import annotations
 import io
 import re
 import subprocess
+from collections.abc import Callable
+from typing import TypeVar
 
 import llvmlite.binding as llvm_binding
+from gpu_alloc.lowering.isolated import isolated
 from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
 from gpu_alloc.lowering.mlir_ids import prelower_ids
 from gpu_alloc.lowering.target_spaces import map_memory_spaces
@@ -36,6 +39,8 @@ _BINARY = re.compile(
     r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?(assembly|offload) = "((?:[^"\\]|\\.)*)"', re.S
 )
 _ESCAPE = re.compile(r"\\(\\|\"|[0-9A-Fa-f]{2})")
+T = TypeVar("T")
+
 _SUB_GROUP_SIZE_HINT = re.compile(r" !intel_reqd_sub_group_size !\d+")
 
 
@@ -149,8 +154,7 @@ def emit_with_mlir(module: ModuleOp, device: Device, isa_version: int) -> dict[s
     assembly: dict[str, str] = {}
     for name, (kind, body) in _binaries(module, device, isa_version).items():
         if kind == "offload":
-            parsed, machine = _bitcode_module(body, device, isa_version)
-            assembly[name] = machine.emit_assembly(parsed)
+            assembly[name] = _isolated(_bitcode_assembly, body, device, isa_version)
         else:
             assembly[name] = body
     return assembly
@@ -164,6 +168,21 @@ def objects_with_mlir(module: ModuleOp, device: Device, isa_version: int) -> dic
             raise MlirBackendError(
                 f"the mlir {device.target.backend_name} backend gives assembly, not objects"
             )
-        parsed, machine = _bitcode_module(body, device, isa_version)
-        objects[name] = machine.emit_object(parsed)
+        objects[name] = _isolated(_bitcode_object, body, device, isa_version)
     return objects
+
+
+def _bitcode_assembly(bitcode: str, device: Device, isa_version: int) -> str:
+    parsed, machine = _bitcode_module(bitcode, device, isa_version)
+    return machine.emit_assembly(parsed)
+
+
+def _bitcode_object(bitcode: str, device: Device, isa_version: int) -> bytes:
+    parsed, machine = _bitcode_module(bitcode, device, isa_version)
+    return machine.emit_object(parsed)
+
+
+def _isolated(compile: Callable[[str, Device, int], T], *arguments: object) -> T:
+    device = arguments[1]
+    assert isinstance(device, Device)
+    return isolated(compile, *arguments) if device.target.isolated_codegen else compile(*arguments)  # pyright: ignore[reportArgumentType]

@@ -9,6 +9,9 @@ import tempfile
 from dataclasses import dataclass
 
 from gpu_alloc.lowering.toolchain import ToolchainError, find_ptxas
+from gpu_alloc.targets import TARGETS
+
+DEFAULT_CHIP = TARGETS["ptx"].default_chip
 
 _ENTRY = re.compile(r"Compiling entry function '([^']+)'")
 _USAGE = re.compile(r"Used (\d+) registers")
@@ -30,7 +33,7 @@ class KernelResources:
     usage_line: str
 
 
-def assemble(ptx: str, chip: str = "sm_90") -> dict[str, KernelResources]:
+def assemble(ptx: str, chip: str = DEFAULT_CHIP) -> dict[str, KernelResources]:
     """Assemble `ptx` for `chip` with `ptxas -v`; the resources of each entry."""
     ptxas = find_ptxas()
     with tempfile.TemporaryDirectory() as directory:

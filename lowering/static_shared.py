@@ -73,22 +73,30 @@ def static_shared_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
     return totals
 
 
-def check_static_shared(module: ModuleOp, device: Device) -> None:
-    """Refuse the first kernel whose static shared bytes `device` does not allow."""
+def _kernels_by_name(module: ModuleOp) -> dict[tuple[str, str], gpu.FuncOp]:
+    return {
+        (gpu_module.sym_name.data, op.sym_name.data): op
+        for gpu_module in module.walk()
+        if isinstance(gpu_module, gpu.ModuleOp)
+        for op in gpu_module.body.ops
+        if isinstance(op, gpu.FuncOp)
+    }
+
+
+def check_static_shared(lowered: ModuleOp, device: Device, source: ModuleOp) -> None:
+    """Refuse the first kernel of `lowered` whose static shared bytes `device` does not
+    allow, at that kernel in `source` (the module `lowered` was lowered from)."""
     limit = device.shared_bytes_per_block
-    what = f"{device.chip.name} allows"
+    what = f"one block of {device.chip.name} may use {limit}"
     if device.static_shared_limit is not None and device.static_shared_limit < limit:
-        limit, what = (
-            device.static_shared_limit,
-            f"{device.target.vendor} kernels may declare statically",
-        )
+        limit = device.static_shared_limit
+        what = f"a {device.target.vendor} kernel may declare {limit} statically"
     shared = device.target.spaces.shared_name
-    for gpu_module in (op for op in module.walk() if isinstance(op, gpu.ModuleOp)):
-        kernels = {op.sym_name.data: op for op in gpu_module.body.ops if isinstance(op, gpu.FuncOp)}
+    kernels = _kernels_by_name(source)
+    for gpu_module in (op for op in lowered.walk() if isinstance(op, gpu.ModuleOp)):
         for name, total in static_shared_bytes(gpu_module).items():
             if total > limit:
                 raise GpuAllocPassError(
-                    f"kernel '{name}' uses {total} bytes of static {shared} memory, more than "
-                    f"the {limit} bytes that are {what}",
-                    kernels[name],
+                    f"kernel '{name}' uses {total} bytes of static {shared} memory; {what}",
+                    kernels.get((gpu_module.sym_name.data, name)),
                 )

@@ -243,10 +243,12 @@ def _lower_function(function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering)
                 b.values.update(zip(op.results, results, strict=True))
     module.callees.update(b.callees)
     module.needs_dynamic_shared |= b.needs_dynamic_shared
+    kernel = is_kernel(function)
+    linkage = "external" if kernel else module.device.target.abi.function_linkage
     lowered = llvm.FuncOp(
-        function.sym_name.data, signature, linkage=llvm.LinkageAttr("external"), body=b.region
+        function.sym_name.data, signature, linkage=llvm.LinkageAttr(linkage), body=b.region
     )
-    if is_kernel(function):
+    if kernel:
         lowered.attributes[KERNEL_ATTRIBUTE] = UnitAttr()
     return lowered
 

@@ -24,6 +24,7 @@ ROCM_DEVICE_LIBS_FOLDERS = ("/opt/rocm/amdgcn/bitcode", "/usr/lib/x86_64-linux-g
 TOOLS: dict[str, tuple[tuple[str, ...], str]] = {
     "ld.lld": (("ld.lld-22", "ld.lld"), "apt-get install lld-22"),
     "llvm-mc": (("llvm-mc-22", "llvm-mc"), "apt-get install llvm-22"),
+    "llc": (("llc-22", "llc"), "apt-get install llvm-22"),
     "spirv-as": (("spirv-as",), "apt-get install spirv-tools"),
     "spirv-val": (("spirv-val",), "apt-get install spirv-tools"),
     "spirv-dis": (("spirv-dis",), "apt-get install spirv-tools"),

@@ -77,7 +77,11 @@ AMD = TargetDescription(
         Call("llvm.amdgcn.s.barrier"),
         Fence("acquire", "workgroup"),
     ),
-    abi=KernelAbi(kernel_calling_convention="amdgpu_kernel", function_calling_convention=""),
+    abi=KernelAbi(
+        kernel_calling_convention="amdgpu_kernel",
+        function_calling_convention="",
+        function_linkage="internal",
+    ),
     math=MathLibrary(
         naming="suffix",
         prefix="__ocml_",
@@ -100,6 +104,8 @@ AMD = TargetDescription(
     mlir=MlirPipeline(
         passes=(
             "--convert-scf-to-cf",
+            "--expand-strided-metadata",
+            "--lower-affine",
             "--convert-gpu-to-rocdl=chipset={chip} index-bitwidth=64",
             "--rocdl-attach-target=chip={chip}{wave}",
             "--gpu-module-to-binary=format=isa",

@@ -154,6 +154,9 @@ class KernelAbi:
     kernel_calling_convention: str
     function_calling_convention: str
     """Of device functions and declared builtins; "" for LLVM's default (`ccc`)."""
+    function_linkage: str = "external"
+    """Of device functions (`internal` where LLVM lowers shared memory only in functions
+    it sees every caller of: AMDGPU's LDS)."""
 
 
 @dataclass(frozen=True)
@@ -239,8 +242,13 @@ class TargetDescription:
     """What the target's assembler accepts as a symbol name."""
     comment: str = ";"
     """What starts a comment line in the target's assembly."""
-    dynamic_shared: bool = True
-    """Whether a kernel may have shared memory sized at its launch."""
+    no_dynamic_shared: str = ""
+    """Why a kernel may not have shared memory sized at its launch ("" where it may)."""
+    isolated_codegen: bool = False
+    """Whether LLVM's target must compile each module in a fresh process (it keeps state
+    between compilations: `lowering/isolated.py`)."""
+    refused_types: dict[str, str] = field(default_factory=dict[str, str])
+    """Element types (`bf16`) no op may use on the target, and why."""
 
     def chip(self, name: str) -> Chip:
         """The chip called `name`, or a `TargetOptionError` listing the known ones."""

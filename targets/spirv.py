@@ -71,13 +71,13 @@ SPIRV = TargetDescription(
     mlir=MlirPipeline(
         passes=(
             "--convert-scf-to-cf",
-            "--convert-gpu-to-llvm-spv=use-64bit-index=true",
-            "--convert-arith-to-llvm",
-            "--convert-math-to-llvm",
-            "--expand-strided-metadata",
-            "--finalize-memref-to-llvm",
+            # Branches first: after the GPU conversion their block arguments would keep
+            # `index` while their predecessors pass `i64`.
             "--convert-cf-to-llvm",
-            "--convert-func-to-llvm",
+            "--convert-gpu-to-llvm-spv=use-64bit-index=true",
+            "--expand-strided-metadata",
+            "--lower-affine",
+            "--convert-to-llvm",
             "--reconcile-unrealized-casts",
             "--xevm-attach-target",
             "--gpu-module-to-binary=format=llvm",
@@ -89,7 +89,12 @@ SPIRV = TargetDescription(
     isa_version_unit="SPIR-V version x10",
     isa_version_option="spirv_version",
     symbol_pattern=r"[A-Za-z_][A-Za-z0-9_]*",
-    # OpenCL passes dynamic Workgroup memory as a `__local` kernel argument, which the
-    # lowering does not make (yet): shared sizes must be static on SPIR-V.
-    dynamic_shared=False,
+    no_dynamic_shared=(
+        "OpenCL passes dynamic Workgroup memory as a __local kernel argument, which "
+        "lower-gpu-allocs does not make"
+    ),
+    isolated_codegen=True,
+    refused_types={
+        "bf16": "LLVM 22's SPIR-V target needs SPV_KHR_bfloat16 for bf16, which OpenCL lacks"
+    },
 )

@@ -1,5 +1,5 @@
 """One small kernel per row and element type of the coverage contract
-(`gpu_alloc.lowering.coverage.COVERAGE`), for the PTX tests."""
+(`gpu_alloc.lowering.coverage.COVERAGE`), for the coverage tests of every target."""
 
 from __future__ import annotations
 
@@ -284,9 +284,10 @@ def kernel_for(row: Row, element: str) -> str:
     return f"builtin.module {{\n{gpu_module_for(row, element)}}}\n"
 
 
-def module_for(row: Row) -> str:
-    """A module with one `gpu.module` (see `module_name`) per element type of `row`."""
-    modules = "".join(gpu_module_for(row, element) for element in row.types)
+def module_for(row: Row, types: tuple[str, ...] | None = None) -> str:
+    """A module with one `gpu.module` (see `module_name`) per element type of `row` (or
+    of `types`)."""
+    modules = "".join(gpu_module_for(row, element) for element in types or row.types)
     return f"builtin.module {{\n{modules}}}\n"
 
 
