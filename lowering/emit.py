@@ -26,12 +26,12 @@ from typing import IO
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.provenance import derive
 from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
 from gpu_alloc.lowering.static_shared import check_static_shared
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
+from gpu_alloc.provenance import derive
 from gpu_alloc.targets import Device, TargetOptionError, target_named
 from xdsl.context import Context
 from xdsl.dialects import gpu

@@ -14,7 +14,6 @@ from gpu_alloc.lowering.coverage import (
     Row,
     columns_of,
     markdown_table,
-    refusals_table,
     row_of,
 )
 from gpu_alloc.lowering.emit import device_for, emit_modules

@@ -10,8 +10,8 @@ import re
 
 import llvmlite.binding as llvm_binding
 from gpu_alloc.lowering.llvmlite_translate import translate_to_llvmlite
-from gpu_alloc.targets import TARGETS
 from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
+from gpu_alloc.targets import TARGETS
 from lowering_support import lowered, parse
 from xdsl.dialects import gpu
 
