@@ -76,12 +76,12 @@ def kernel_entry_lines(module: ModuleOp, limit: int = 12) -> None:
 
 def lower_and_emit(path: Path) -> None:
     try:
-        from ptx_report import ptx_report  # scripts/ptx_report.py
+        from target_report import target_report  # scripts/target_report.py
     except ImportError:
         print("(lowering and PTX: not available yet)")
         return
     banner(f"{path.name}: PTX, fused vs unfused")
-    print(ptx_report(path))
+    print(target_report(path))
 
 
 def main() -> None:

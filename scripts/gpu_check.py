@@ -44,7 +44,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
 from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.lowering.ptx import emit_ptx
-from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
+from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context

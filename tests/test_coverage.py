@@ -14,6 +14,7 @@ from gpu_alloc.lowering.coverage import (
     Row,
     columns_of,
     markdown_table,
+    refusals_table,
     row_of,
 )
 from gpu_alloc.lowering.emit import device_for, emit_modules
@@ -152,9 +153,12 @@ def test_every_op_the_simulator_executes_is_in_the_contract():
     assert not missing, f"simulator ops without a coverage row: {missing}"
 
 
-def test_readme_shows_the_contract():
+@pytest.mark.parametrize(
+    ("marker", "table"), [("coverage-table", markdown_table), ("refusals-table", refusals_table)]
+)
+def test_readme_shows_the_contract(marker, table):
     readme = (ROOT / "README.md").read_text()
-    start = readme.index("<!-- coverage-table")
+    start = readme.index(f"<!-- {marker}")
     start = readme.index("\n", start) + 1
-    end = readme.index("<!-- /coverage-table -->")
-    assert readme[start:end] == markdown_table()
+    end = readme.index(f"<!-- /{marker} -->")
+    assert readme[start:end] == table()
