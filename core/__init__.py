@@ -1,10 +1,12 @@
 """gpu_alloc: GPU shared/heap allocation fusion as an xDSL dialect and passes.
 
-Subpackages: `gpu_alloc.dialect` (ops and types), `gpu_alloc.transforms` (passes and
-the packing algorithm), `gpu_alloc.lowering` (to gpu/memref and PTX),
-`gpu_alloc.tools` (command-line drivers).
+Subpackages: `gpu_alloc.targets` (what each GPU target is, as data),
+`gpu_alloc.dialect` (ops and types), `gpu_alloc.transforms` (passes and the packing
+algorithm), `gpu_alloc.lowering` (to gpu/memref, PTX, AMDGPU and SPIR-V),
+`gpu_alloc.sim` (the simulator), `gpu_alloc.tools` (command-line drivers).
+
+Importing the package loads nothing else: the packer (`gpu_alloc.transforms.packing`)
+and the target descriptions run without xDSL. The xDSL fixes
+(`gpu_alloc.xdsl_fixes`) are installed by the dialect package and the xDSL entry point
+(`gpu_alloc.universe`), before anything is parsed or printed.
 """
-
-from gpu_alloc import xdsl_fixes as _xdsl_fixes
-
-_xdsl_fixes.apply()

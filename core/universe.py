@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gpu_alloc import xdsl_fixes
 from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
@@ -29,6 +30,8 @@ def _mlir_memref() -> Dialect:
 
     return MLIR_MEMREF
 
+
+xdsl_fixes.apply()  # `xdsl-opt` loads this module before it parses anything
 
 MLIR_SYNTAX_DIALECTS: dict[str, Callable[[], Dialect]] = {"gpu": _mlir_gpu, "memref": _mlir_memref}
 """xDSL dialects replaced by ones that also read MLIR's custom syntax (`gpu-alloc-opt`,

@@ -1,5 +1,9 @@
 """The `gpu_alloc` dialect: GPU shared/heap/private allocations and their aliases."""
 
+from gpu_alloc import xdsl_fixes as _xdsl_fixes
+
+_xdsl_fixes.apply()  # before anything is parsed or printed with the dialect
+
 from gpu_alloc.dialect.backing import (
     HEAP_ARGUMENT_TYPE,
     HEAP_BYTES_PER_BLOCK,

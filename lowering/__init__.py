@@ -1,26 +1,45 @@
 """Lowering of the gpu_alloc dialect to the standard gpu/memref dialects, and to PTX,
-AMDGPU assembly and SPIR-V."""
+AMDGPU assembly and SPIR-V.
 
-from gpu_alloc.lowering.amdgcn import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
-from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-from gpu_alloc.lowering.ptx import PtxTarget, emit_ptx, emit_ptx_modules
-from gpu_alloc.lowering.spirv import (
-    SpirvTarget,
-    emit_spirv,
-    emit_spirv_assembly,
-    emit_spirv_modules,
-)
+Imported on first use (`from gpu_alloc.lowering import emit_ptx`), so that importing one
+lowering module loads no backend it does not use.
+"""
 
-__all__ = [
-    "AmdgcnTarget",
-    "LowerGpuAllocsPass",
-    "PtxTarget",
-    "SpirvTarget",
-    "emit_amdgcn",
-    "emit_amdgcn_modules",
-    "emit_ptx",
-    "emit_ptx_modules",
-    "emit_spirv",
-    "emit_spirv_assembly",
-    "emit_spirv_modules",
-]
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+_EXPORTS = {
+    "AmdgcnTarget": "amdgcn",
+    "emit_amdgcn": "amdgcn",
+    "emit_amdgcn_modules": "amdgcn",
+    "LowerGpuAllocsPass": "lower_gpu_allocs",
+    "PtxTarget": "ptx",
+    "emit_ptx": "ptx",
+    "emit_ptx_modules": "ptx",
+    "SpirvTarget": "spirv",
+    "emit_spirv": "spirv",
+    "emit_spirv_assembly": "spirv",
+    "emit_spirv_modules": "spirv",
+}
+
+if TYPE_CHECKING:
+    from gpu_alloc.lowering.amdgcn import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
+    from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
+    from gpu_alloc.lowering.ptx import PtxTarget, emit_ptx, emit_ptx_modules
+    from gpu_alloc.lowering.spirv import (
+        SpirvTarget,
+        emit_spirv,
+        emit_spirv_assembly,
+        emit_spirv_modules,
+    )
+
+
+def __getattr__(name: str) -> object:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+
+
+__all__ = sorted(_EXPORTS)

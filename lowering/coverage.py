@@ -242,7 +242,7 @@ COVERAGE: tuple[Row, ...] = (
         note="xor up down idx",
         refused={
             **refused("the embedded backend does not lower it", "*/llvmlite"),
-            **refused("MLIR 22's convert-gpu-to-llvm-spv does not lower it", "spirv/mlir"),
+            **refused("MLIR 22's GPU-to-LLVM-SPIR-V lowering does not lower it", "spirv/mlir"),
         },
     ),
     Row(

@@ -107,8 +107,12 @@ def target_report(path: str | Path, include_ptx: bool = True) -> str:
             continue
         if include_ptx and variant == "fused":
             try:
-                ptx = emit_modules(module, "ptx", "", "llvmlite", TARGETS["ptx"].default_isa_version)
-                lines.append(f"== {path.name}: PTX ({variant}, llvmlite, {TARGETS['ptx'].default_chip}) ==")
+                ptx = emit_modules(
+                    module, "ptx", "", "llvmlite", TARGETS["ptx"].default_isa_version
+                )
+                lines.append(
+                    f"== {path.name}: PTX ({variant}, llvmlite, {TARGETS['ptx'].default_chip}) =="
+                )
                 lines += [text.rstrip() for text in ptx.values()]
             except EMIT_ERRORS as error:
                 notes.append(f"{variant} PTX: {error}")

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, bank_conflicts
+from gpu_alloc.banks import DEFAULT_BANK_MODEL, bank_conflicts
 from gpu_alloc.dialect import FuncSlice, read_layout
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena, MemRefView
+from gpu_alloc.targets import BankModel
 from gpu_alloc.transforms.layout_record import stage_of
 from gpu_alloc.transforms.lifetimes import StageMap, stage_map
 from xdsl.dialects import gpu
@@ -77,6 +78,12 @@ class FuncProfile:
         return total
 
 
+def _bank_model_json(model: BankModel | None) -> dict[str, int] | None:
+    if model is None:
+        return None
+    return {"banks": model.banks, "bank_bytes": model.bank_bytes, "warp_size": model.lanes}
+
+
 @dataclass(frozen=True)
 class _ArenaLayout:
     slices: list[FuncSlice]
@@ -88,10 +95,18 @@ class _ArenaLayout:
 class Profile:
     """Collects the counts of one launch; see the module docstring."""
 
-    def __init__(self, kernel: str, grid: tuple[int, ...], block: tuple[int, ...]):
+    def __init__(
+        self,
+        kernel: str,
+        grid: tuple[int, ...],
+        block: tuple[int, ...],
+        bank_model: BankModel | None = DEFAULT_BANK_MODEL,
+    ):
         self.kernel = kernel
         self.grid = grid
         self.block = block
+        self.bank_model = bank_model
+        """The chip's (`gpu_alloc.targets`); None: no bank conflicts are counted."""
         self.funcs: dict[tuple[str, int], FuncProfile] = {}
         self._layouts: weakref.WeakKeyDictionary[Arena, _ArenaLayout] = weakref.WeakKeyDictionary()
         self._excluded: weakref.WeakSet[Arena] = weakref.WeakSet()
@@ -138,8 +153,8 @@ class Profile:
         else:
             counts.loads += int(lanes.size)
             counts.bytes_loaded += int(lanes.size) * size
-        if arena.space == 3:
-            conflicts = bank_conflicts(addresses, size, lanes)
+        if arena.space == 3 and self.bank_model is not None:
+            conflicts = bank_conflicts(addresses, size, lanes, self.bank_model)
             counts.bank_conflicts = (counts.bank_conflicts or 0) + conflicts
 
     def _func_name(self, view: MemRefView, address: int, stage: int, linear_block: int) -> str:
@@ -175,7 +190,7 @@ class Profile:
             "kernel": self.kernel,
             "grid": list(self.grid),
             "block": list(self.block),
-            "bank_model": {"banks": BANKS, "bank_bytes": BANK_BYTES, "warp_size": WARP_SIZE},
+            "bank_model": _bank_model_json(self.bank_model),
             "funcs": [
                 {
                     "name": f.name,
@@ -202,10 +217,14 @@ class Profile:
             rows.append([f.name, SPACE_NAMES[f.space], "all", *_cells(f.total())])
         rows.append(["(kernel)", "", "all", *_cells(self.total())])
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        lines = [
-            f"profile of kernel '{self.kernel}' (grid {grid}, block {block}; "
-            f"bank model: {BANKS} banks x {BANK_BYTES} bytes, warps of {WARP_SIZE})"
-        ]
+        model = self.bank_model
+        banks = (
+            "no bank model"
+            if model is None
+            else f"bank model: {model.banks} banks x {model.bank_bytes} bytes, "
+            f"warps of {model.lanes}"
+        )
+        lines = [f"profile of kernel '{self.kernel}' (grid {grid}, block {block}; {banks})"]
         for row in rows:
             left = [cell.ljust(width) for cell, width in zip(row[:3], widths, strict=False)]
             right = [cell.rjust(width) for cell, width in zip(row[3:], widths[3:], strict=True)]

@@ -82,7 +82,7 @@ def _kernel_layouts(kernel: gpu.FuncOp) -> list[SpaceLayout]:
     return layouts
 
 
-def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int = 49152):
+def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int | None = None):
     """Fuses and flattens `module` (in place) and returns every kernel's layouts."""
     ctx = make_context()
     FuseGpuAllocsPass(alignment=alignment, max_shared_bytes=max_shared_bytes).apply(ctx, module)
@@ -134,7 +134,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--svg", required=True, metavar="OUT.svg", help="picture to write")
     parser.add_argument("--profile-json", help="a gpu-alloc-sim --profile-json file")
     parser.add_argument("--alignment", type=int, default=16, help="fuse-gpu-allocs alignment")
-    parser.add_argument("--max-shared-bytes", type=int, default=49152)
+    parser.add_argument(
+        "--max-shared-bytes",
+        type=int,
+        default=None,
+        help="shared bytes a kernel may use (default: fuse-gpu-allocs's, 48 KiB)",
+    )
     return one_line_usage_errors(parser)
 
 

@@ -2,8 +2,8 @@
 
 When the threads of a warp access a shared Func along an outer dimension (a column
 of a tile, a transpose, a stencil's vertical neighbours), elements one row apart are
-`row pitch` bytes apart; with a pitch that is a multiple of 128 bytes they all fall
-in one bank (`gpu_alloc.banks`). Padding the innermost dimension by a few elements
+`row pitch` bytes apart; with a pitch that is a multiple of the banks' width (128 bytes
+on NVIDIA) they all fall in one bank (`gpu_alloc.banks`). Padding the innermost dimension by a few elements
 spreads them over the banks.
 
 Guarantees, per kernel, for every unfused static shared `gpu_alloc.alloc` of rank >= 2
@@ -14,9 +14,10 @@ or z only when `gpu.known_block_size` makes blocks narrower than a warp):
 
 - the pad is the smallest number of elements that makes a warp-wide access along each
   such dimension as conflict-free as any pad below 128 bytes can (from the element
-  size and the 32 banks of 4 bytes: 32x32 of f32, f64 or f16 becomes 32x33, 64x16 of
-  f16 becomes 64x18, 16x64 of i8 16x66); a Func already conflict-free along them, or
-  that no such pad improves, is left alone;
+  size and the chip's bank model, `gpu_alloc.targets`; NVIDIA's 32 banks of 4 bytes:
+  32x32 of f32, f64 or f16 becomes 32x33, 64x16 of f16 becomes 64x18, 16x64 of i8
+  16x66); a Func already conflict-free along them, or that no such pad improves, is
+  left alone;
 - the padded alloc keeps its name and alignment, and every access goes through a
   `memref.subview` of the original shape (strided layout), so indices and bounds are
   unchanged and the values the kernel computes are the same;
@@ -35,10 +36,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, strided_conflicts
+from gpu_alloc.banks import strided_conflicts
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.targets import BankModel, Device, TargetOptionError, resolve
 from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels, walk_ops
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
@@ -62,10 +64,10 @@ class WarpVariation:
     such as memory); a value depending on y or z only does when the kernel's
     `gpu.known_block_size` says blocks are narrower than a warp along x."""
 
-    def __init__(self, kernel: gpu.FuncOp):
+    def __init__(self, kernel: gpu.FuncOp, lanes: int):
         self.depends_on_thread = ThreadDependence(kernel)
         known = kernel.known_block_size
-        self.narrow_x = known is not None and int(known.get_values()[0]) < WARP_SIZE
+        self.narrow_x = known is not None and int(known.get_values()[0]) < lanes
         self._dims: dict[SSAValue, set[str]] = {}
 
     def __call__(self, value: SSAValue) -> bool:
@@ -113,19 +115,20 @@ def _strides(shape: list[int]) -> list[int]:
     return list(reversed(strides))
 
 
-def _conflicts(shape: list[int], itemsize: int, dims: set[int]) -> int:
+def _conflicts(shape: list[int], itemsize: int, dims: set[int], model: BankModel) -> int:
     strides = _strides(shape)
-    return sum(strided_conflicts(strides[d] * itemsize, itemsize, shape[d]) for d in dims)
+    return sum(strided_conflicts(strides[d] * itemsize, itemsize, shape[d], model) for d in dims)
 
 
-def best_pad(shape: list[int], itemsize: int, dims: set[int]) -> int:
-    """The smallest innermost pad (elements) with the fewest conflicts along `dims`."""
-    limit = max(1, BANKS * BANK_BYTES // itemsize)
-    best, best_conflicts = 0, _conflicts(shape, itemsize, dims)
+def best_pad(shape: list[int], itemsize: int, dims: set[int], model: BankModel) -> int:
+    """The smallest innermost pad (elements) with the fewest conflicts along `dims`,
+    for the banks of `model`."""
+    limit = max(1, model.banks * model.bank_bytes // itemsize)
+    best, best_conflicts = 0, _conflicts(shape, itemsize, dims, model)
     for pad in range(1, limit + 1):
         if best_conflicts == 0:
             break
-        conflicts = _conflicts([*shape[:-1], shape[-1] + pad], itemsize, dims)
+        conflicts = _conflicts([*shape[:-1], shape[-1] + pad], itemsize, dims, model)
         if conflicts < best_conflicts:
             best, best_conflicts = pad, conflicts
     return best
@@ -139,7 +142,7 @@ class _Candidate:
     pad: int
 
 
-def _candidate(op: AllocOp | AliasOp, varies: WarpVariation) -> _Candidate | None:
+def _candidate(op: AllocOp | AliasOp, varies: WarpVariation, model: BankModel) -> _Candidate | None:
     memref_type = op.memref.type
     if not isinstance(memref_type, MemRefType) or op.space != MemorySpace.SHARED:
         return None
@@ -153,7 +156,7 @@ def _candidate(op: AllocOp | AliasOp, varies: WarpVariation) -> _Candidate | Non
     if any(isinstance(u, memref.StoreOp) and u.value == op.memref for u in users):
         return None  # the memref itself is stored somewhere: it escapes
     dims = _outer_dims_varying(op.memref, varies)
-    pad = best_pad(shape, itemsize, dims) if dims else 0
+    pad = best_pad(shape, itemsize, dims, model) if dims else 0
     return _Candidate(op, shape, itemsize, pad) if pad else None
 
 
@@ -197,19 +200,41 @@ class PadSharedAllocsPass(ModulePass):
 
     name = "pad-shared-allocs"
 
-    max_shared_bytes: int = 49152
-    """Static shared bytes a kernel may use after padding (as `fuse-gpu-allocs`)."""
+    chip: str = ""
+    """The chip to pad for (`sm_90`, `gfx942`, ...): its bank model, its warp or wavefront
+    width, and the default `max-shared-bytes`; without one NVIDIA's (32 banks of 4 bytes,
+    warps of 32, 48 KiB)."""
+
+    max_shared_bytes: int | None = None
+    """Static shared bytes a kernel may use after padding (as `fuse-gpu-allocs`); by
+    default what one block of `chip` may use."""
+
+    def device(self) -> tuple[Device, BankModel]:
+        try:
+            device = resolve(chip=self.chip)
+        except TargetOptionError as error:
+            raise GpuAllocPassError(f"pad-shared-allocs: option chip: {error}") from None
+        if device.bank_model is None:
+            raise GpuAllocPassError(
+                f"pad-shared-allocs: {device.describe()} has no bank model (the device "
+                "decides), so no pad can be chosen"
+            )
+        return device, device.bank_model
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device, model = self.device()
+        limit = self.max_shared_bytes
+        if limit is None:
+            limit = device.shared_bytes_per_block
         plans: list[list[_Candidate]] = []
         for kernel in kernels(op):
-            varies = WarpVariation(kernel)
+            varies = WarpVariation(kernel, model.lanes)
             shared = [
                 o
                 for o in walk_ops(kernel)
                 if isinstance(o, AllocOp | AliasOp) and o.space == MemorySpace.SHARED
             ]
-            found = [c for o in shared if (c := _candidate(o, varies))]
+            found = [c for o in shared if (c := _candidate(o, varies, model))]
             for c in found:
                 if isinstance(c.op, AliasOp):
                     raise GpuAllocPassError(
@@ -222,7 +247,7 @@ class PadSharedAllocsPass(ModulePass):
             chosen: list[_Candidate] = []
             for c in found:
                 extra = _padded_bytes(c) - _shared_bytes(c.op)
-                if total + extra <= self.max_shared_bytes:
+                if total + extra <= limit:
                     total += extra
                     chosen.append(c)
             plans.append(chosen)

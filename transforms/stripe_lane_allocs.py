@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect.ops import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.targets import TargetOptionError, resolve
 from gpu_alloc.transforms.constants import constant_before
 from gpu_alloc.transforms.lane_indices import LaneKey, lane_residue
 from gpu_alloc.transforms.memref_uses import UseKind, memref_accesses
@@ -141,23 +142,41 @@ class StripeLaneAllocsPass(ModulePass):
     - Private allocations that no access indexes by lane are left alone.
 
     Options:
-    - `warp_size` (default 32): the lanes of a warp, and the divisor of
-      `gpu.thread_id` that counts as the lane id.
+    - `chip` (default none): the chip whose warp or wavefront size to stripe by
+      (`gfx942`: 64, `gfx1100`: 32, `sm_90`: 32; none: NVIDIA's 32);
+    - `warp_size` (default the chip's): the lanes of a warp, and the divisor of
+      `gpu.thread_id` that counts as the lane id; needed where the chip leaves the
+      sub-group size to the device (SPIR-V's `generic`).
     """
 
     name = "stripe-lane-allocs"
 
-    warp_size: int = 32
+    chip: str = ""
+    warp_size: int | None = None
+
+    def lanes(self) -> int:
+        """`warp_size`, or the chip's warp or wavefront size."""
+        if self.warp_size is not None:
+            if self.warp_size <= 0:
+                raise GpuAllocPassError(
+                    f"stripe-lane-allocs: warp_size must be positive, got {self.warp_size}"
+                )
+            return self.warp_size
+        try:
+            device = resolve(chip=self.chip)
+        except TargetOptionError as error:
+            raise GpuAllocPassError(f"stripe-lane-allocs: option chip: {error}") from None
+        if device.wave_size is None:
+            raise GpuAllocPassError(
+                f"stripe-lane-allocs: {device.describe()} leaves the sub-group size to the "
+                "device: give warp_size"
+            )
+        return device.wave_size
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.warp_size <= 0:
-            raise GpuAllocPassError(
-                f"stripe-lane-allocs: warp_size must be positive, got {self.warp_size}"
-            )
-        candidates = [
-            o for o in op.walk() if isinstance(o, AllocOp) and _is_candidate(o, self.warp_size)
-        ]
+        lanes = self.lanes()
+        candidates = [o for o in op.walk() if isinstance(o, AllocOp) and _is_candidate(o, lanes)]
         for alloc in candidates:
-            _check_stripable(alloc, self.warp_size)
+            _check_stripable(alloc, lanes)
         for alloc in candidates:
-            stripe(alloc, self.warp_size)
+            stripe(alloc, lanes)
