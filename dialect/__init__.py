@@ -1,9 +1,6 @@
 """The `gpu_alloc` dialect: GPU shared/heap/private allocations and their aliases."""
 
 from gpu_alloc import xdsl_fixes as _xdsl_fixes
-
-_xdsl_fixes.apply()  # before anything is parsed or printed with the dialect
-
 from gpu_alloc.dialect.backing import (
     HEAP_ARGUMENT_TYPE,
     HEAP_BYTES_PER_BLOCK,
@@ -32,6 +29,8 @@ from gpu_alloc.dialect.ops import (
     PtrType,
     memory_space_of,
 )
+
+_xdsl_fixes.apply()  # before anything is parsed or printed with the dialect
 
 __all__ = [
     "BACKING_SPACES",

@@ -42,4 +42,16 @@ def __getattr__(name: str) -> object:
     return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
 
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "AmdgcnTarget",
+    "LowerGpuAllocsPass",
+    "PtxTarget",
+    "SpirvTarget",
+    "emit_amdgcn",
+    "emit_amdgcn_modules",
+    "emit_ptx",
+    "emit_ptx_modules",
+    "emit_spirv",
+    "emit_spirv_assembly",
+    "emit_spirv_modules",
+]
