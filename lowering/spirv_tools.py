@@ -71,7 +71,7 @@ class _Module:
                 self.entries[words[2].strip('"')] = words[1]
             if opcode == "OpFunction" and result is not None:
                 function = result
-                self.uses[function] = set()
+                self.uses[result] = set()
             elif opcode == "OpFunctionEnd":
                 function = None
             elif function is not None:
