@@ -24,6 +24,7 @@ from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.sim.loading import load_module
+from gpu_alloc.version import add_version_option
 
 RACE_EXIT_CODE = 3
 
@@ -81,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="size of every dynamic dimension of a memref argument (default: refuse them)",
     )
+    add_version_option(parser, "gpu-alloc-sim")
     return one_line_usage_errors(parser)
 
 

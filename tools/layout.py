@@ -34,6 +34,7 @@ from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from gpu_alloc.transforms.kernel_ir import kernel_name, kernels
 from gpu_alloc.transforms.layout_record import closed_stages, stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map
+from gpu_alloc.version import add_version_option
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
@@ -135,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--profile-json", help="a gpu-alloc-sim --profile-json file")
     parser.add_argument("--alignment", type=int, default=16, help="fuse-gpu-allocs alignment")
     parser.add_argument("--max-shared-bytes", type=int, default=49152)
+    add_version_option(parser, "gpu-alloc-layout")
     return one_line_usage_errors(parser)
 
 

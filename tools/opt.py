@@ -37,6 +37,7 @@ from gpu_alloc.tools.diagnostics import (
 from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
 from gpu_alloc.tools.verification import first_invalid_op
 from gpu_alloc.universe import ALL_PASSES, register_dialects
+from gpu_alloc.version import version_line
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
@@ -73,6 +74,9 @@ def pass_overview() -> str:
 
 
 class GpuAllocOptMain(xDSLOptMain):
+    version_format = version_line("gpu-alloc-opt").replace("{", "{{").replace("}", "}}")
+    """`--version`: this package's version and xDSL's (xDSL's VersionAction formats it)."""
+
     def __init__(self, args: Sequence[str] | None = None):
         super().__init__(description="gpu_alloc modular optimizer driver", args=args)
         self._check_target()

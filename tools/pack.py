@@ -37,6 +37,7 @@ from gpu_alloc.transforms.packing import (
     pack,
     validate,
 )
+from gpu_alloc.version import add_version_option
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 
@@ -126,6 +127,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "machine's speed and load, and the last line says stopped_by=time-limit when it fired",
     )
     parser.add_argument("--output", type=Path, help="write the input with an offset column here")
+    add_version_option(parser, "gpu-alloc-pack")
     args = one_line_usage_errors(parser).parse_args(argv)
     if args.time_limit is not None and not args.time_limit >= 0:
         parser.error("--time-limit must be a non-negative number of seconds")
