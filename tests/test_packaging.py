@@ -64,7 +64,9 @@ def test_one_version_everywhere(wheel: zipfile.ZipFile):
     assert meta["Version"] == gpu_alloc.__version__
     assert metadata.version("gpu-alloc") == gpu_alloc.__version__
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert not re.search(r"^version\s*=\s*\"", pyproject, re.MULTILINE), "the version lives in core/"
+    assert not re.search(r"^version\s*=\s*\"", pyproject, re.MULTILINE), (
+        "the version lives in core/"
+    )
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert f"## {gpu_alloc.__version__}" in changelog
 
