@@ -28,6 +28,8 @@ from gpu_alloc.errors import (
     run_tool,
 )
 from gpu_alloc.lowering.ptx import pass_errors_raised
+from gpu_alloc.remarks import collected_remarks
+from gpu_alloc.tools import verify_diagnostics as verifier
 from gpu_alloc.tools.diagnostics import (
     SourceMap,
     format_op_error,
@@ -54,6 +56,15 @@ class _InvalidPassOutput(Exception):
     def __init__(self, pass_name: str, op: Operation, message: str):
         super().__init__(message)
         self.pass_name = pass_name
+        self.op = op
+        self.message = message
+
+
+class _PipelineError(Exception):
+    """A pass's or the target's error, or a pass output that does not verify, at an op."""
+
+    def __init__(self, op: Operation | None, message: str):
+        super().__init__(message)
         self.op = op
         self.message = message
 
@@ -141,7 +152,10 @@ class GpuAllocOptMain(xDSLOptMain):
         register_dialects(self.ctx)  # MLIR's `gpu` and `memref` syntax
 
     def run(self) -> None:
-        if self.args.verify_diagnostics or self.args.parsing_diagnostics or self.args.shrink:
+        if self.args.verify_diagnostics:
+            self._verify_diagnostics()
+            return
+        if self.args.parsing_diagnostics or self.args.shrink:
             # The lit-test modes print diagnostics to stdout themselves.
             super().run()
             return
@@ -169,20 +183,79 @@ class GpuAllocOptMain(xDSLOptMain):
 
     def _transform(self, module: ModuleOp, source_map: SourceMap) -> str:
         try:
+            return self._run_pipeline(module)
+        except _PipelineError as error:
+            raise UserError(format_op_error(source_map, error.op, error.message)) from None
+
+    def _run_pipeline(self, module: ModuleOp) -> str:
+        """The passes and the target's output; every failure as a `_PipelineError`."""
+        try:
             self.apply_passes(module)
             with pass_errors_raised():  # the ptx target's errors, printed here at the op
                 return self.output_resulting_program(module)
         except GpuAllocPassError as error:
-            raise UserError(format_op_error(source_map, error.op, error.message)) from None
+            raise _PipelineError(error.op, error.message) from None
         except _InvalidPassOutput as error:
             message = f"internal error: the output of pass '{error.pass_name}' does not verify: "
-            raise UserError(
-                format_op_error(source_map, error.op, message + error.message)
-            ) from None
+            raise _PipelineError(error.op, message + error.message) from None
         except DiagnosticException as error:
             failure = first_invalid_op(module)
-            op = failure[0] if failure else None
-            raise UserError(format_op_error(source_map, op, str(error))) from None
+            raise _PipelineError(failure[0] if failure else None, str(error)) from None
+
+    def _verify_diagnostics(self) -> None:
+        """`--verify-diagnostics` (`gpu_alloc.tools.verify_diagnostics`): with `expected-*`
+        annotations in the input, mlir-opt's check; without, xDSL's convention."""
+        chunks, _ = self.prepare_input()
+        sources: list[tuple[bytes, int]] = []
+        for chunk, line_offset in chunks:
+            sources.append((chunk.read(), line_offset))
+            chunk.close()
+        texts = [source.decode("utf-8", errors="replace") for source, _ in sources]
+        annotated = any(verifier.has_annotations(text) for text in texts)
+        outputs: list[str] = []
+        problems: list[str] = []
+        for (source, line_offset), text in zip(sources, texts, strict=True):
+            output, diagnostics = self._diagnose(source, line_offset)
+            if annotated:
+                expectations = verifier.parse_expectations(text)
+                name = self.get_input_name()
+                problems += verifier.check(expectations, diagnostics, name, text, line_offset)
+                outputs += [output] if output is not None else []
+                continue
+            for remark in (d for d in diagnostics if d.kind == "remark"):
+                print(f"{remark.pass_name}: remark: {remark.message}", file=sys.stderr)
+            errors = [d.message for d in diagnostics if d.kind == "error"]
+            outputs.append(errors[0].strip().splitlines()[0] + "\n" if errors else output or "")
+        write_output(self.args.output_file, "// -----\n".join(outputs))
+        if problems:
+            raise UserError("\n".join(problems))
+
+    def _diagnose(
+        self, source: bytes, line_offset: int
+    ) -> tuple[str | None, list[verifier.Diagnostic]]:
+        """One chunk's output (None when it fails) and every diagnostic it gives."""
+        try:
+            module, source_map = parse_with_locations(
+                self.ctx, source, self.get_input_name(), line_offset
+            )
+        except ParseError as error:
+            return None, [verifier.Diagnostic("error", error.msg, error.span)]
+        if not self.args.disable_verify and (failure := first_invalid_op(module)):
+            return None, [verifier.Diagnostic("error", failure[1], source_map.span_of(failure[0]))]
+        output: str | None = None
+        failed: list[verifier.Diagnostic] = []
+        with collected_remarks() as remarks:
+            try:
+                output = self._run_pipeline(module)
+            except _PipelineError as error:
+                failed.append(
+                    verifier.Diagnostic("error", error.message, source_map.span_of(error.op))
+                )
+        located = [
+            verifier.Diagnostic("remark", r.message, source_map.span_of(r.op), pass_name)
+            for pass_name, r in remarks
+        ]
+        return output, located + failed
 
     def _between_passes(
         self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
