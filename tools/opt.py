@@ -37,6 +37,7 @@ from gpu_alloc.tools.diagnostics import (
     parse_with_locations,
 )
 from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
+from gpu_alloc.tools.pass_options import pass_options, pipeline_problem
 from gpu_alloc.tools.verification import first_invalid_op
 from gpu_alloc.universe import ALL_PASSES, register_dialects
 from gpu_alloc.version import version_line
@@ -76,11 +77,14 @@ hidden steps: lower-gpu-allocs runs flatten-aliases first when aliases are left,
 
 
 def pass_overview() -> str:
-    """`--help`'s epilog: each gpu_alloc pass with the first paragraph of its docstring."""
-    lines = ["gpu_alloc passes:"]
+    """`--help`'s epilog: each gpu_alloc pass with the first paragraph of its docstring,
+    then each of its options: `name=default (type)` and what it means."""
+    lines = ["gpu_alloc passes (options: -p 'pass{option=value option=value}'):"]
     for name, factory in ALL_PASSES.items():
         summary = (inspect.getdoc(factory()) or "").split("\n\n")[0].replace("\n", " ")
         lines.append(f"  {name}: {summary}")
+        for option in pass_options(factory()):
+            lines.append(f"      {option.name}={option.default} ({option.type}): {option.doc}")
     return "\n".join([*lines, "", HIDDEN_STEPS])
 
 
@@ -107,7 +111,10 @@ class GpuAllocOptMain(xDSLOptMain):
         )
 
     def setup_pipeline(self) -> None:
-        """The pass pipeline; a bad pass name or option is a one-line error."""
+        """The pass pipeline; a bad pass name or option is a one-line error, in the
+        user's (kebab-case) spelling with the closest names (`tools.pass_options`)."""
+        if problem := pipeline_problem(self.args.passes, self.available_passes):
+            raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {problem}")
         try:
             self.pipeline = PassPipeline.parse_spec(
                 self.available_passes, self.args.passes, self._between_passes
