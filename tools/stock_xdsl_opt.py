@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 import sys
-import weakref
 from dataclasses import dataclass
 from types import FrameType, TracebackType
-from typing import IO, Any
+from typing import IO
 
 from gpu_alloc.errors import TRACEBACK_VARIABLE, GpuAllocPassError
+from gpu_alloc.source_lines import RecordedSpans, remember
 from gpu_alloc.tools.diagnostics import SourceMap, format_op_error, format_span
 from gpu_alloc.tools.pass_options import pipeline_problem
 from gpu_alloc.tools.verification import first_invalid_op
@@ -28,10 +28,6 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.utils.frontend import Frontend
-from xdsl.utils.lexer import Span
-
-_SPANS: weakref.WeakKeyDictionary[Operation, Span[Any]] = weakref.WeakKeyDictionary()
-"""Where each op parsed by the stock driver starts."""
 
 DRIVER_MODULE = "xdsl_opt_main.py"
 
@@ -40,7 +36,7 @@ class _RememberingParser(Parser):
     def parse_operation(self) -> Operation:
         span = self._current_token.span
         op = super().parse_operation()
-        _SPANS[op] = span
+        remember({op: span})
         return op
 
 
@@ -65,10 +61,7 @@ class MlirGpuFrontend(Frontend):
 
         own = Context(allow_unregistered=ctx.allow_unregistered)
         register_dialects(own)  # MLIR's gpu/memref syntax; the stock context keeps xDSL's
-        module, source_map = parse_with_locations(own, input.read(), input_name)
-        for op, span in source_map.op_spans.items():
-            _SPANS[op] = span
-        return module
+        return parse_with_locations(own, input.read(), input_name)[0]  # spans remembered
 
 
 def _driver_frames(traceback: TracebackType | None) -> list[FrameType]:
@@ -81,7 +74,7 @@ def _driver_frames(traceback: TracebackType | None) -> list[FrameType]:
 
 
 def _located(op: Operation | None, message: str, file_name: str, line_offset: int) -> str:
-    source_map = SourceMap(file_name, line_offset, _SPANS)  # pyright: ignore[reportArgumentType]
+    source_map = SourceMap(file_name, line_offset, RecordedSpans())
     return format_op_error(source_map, op, message)
 
 
