@@ -71,6 +71,27 @@ class SpaceLayout:
         )
 
 
+def packing_layout(
+    title: str,
+    names: Sequence[str],
+    items: Sequence[PackItem],
+    offsets: Sequence[int],
+    proven: bool,
+) -> SpaceLayout:
+    """A packed MiniMalloc CSV as one panel (`gpu-alloc-pack --svg`): x = time, each buffer
+    over its half-open interval [lower, upper); buffers never live or of size 0 are left out."""
+    slices = [
+        FuncSlice(name, offset, item.size, item.start, item.end - 1)
+        for name, item, offset in zip(names, items, offsets, strict=True)
+        if item.occupies_memory
+    ]
+    peak = max((s.end for s in slices), default=0)
+    horizon = max((item.end for item in items), default=1)
+    return SpaceLayout(
+        title, "buffers", "", peak, horizon, slices, {}, proven=proven, axis="time", noun="buffers"
+    )
+
+
 def _fill(index: int, conflicts: int | None, worst: int | None) -> str:
     """A pastel by index (never a red: red means conflicts); with a profile (`worst` not
     None): white without conflicts, light red to red with them, grey without figures."""
