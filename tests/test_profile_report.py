@@ -89,4 +89,3 @@ def test_fused_ir_is_told_to_pad_before_fusing(capsys: pytest.CaptureFixture[str
         "kernel 'bank_patterns' needs padding but is already fused; run pad-shared-allocs "
         "before fuse-gpu-allocs",
     ]
-
