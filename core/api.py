@@ -97,8 +97,9 @@ def fuse(module: ModuleOp, **options: Any) -> FusionResult:
 
 def fusion_result(module: ModuleOp) -> FusionResult:
     """The fusion result recorded in IR that `fuse-gpu-allocs` produced, before or after
-    `flatten-aliases` (not after lowering). Equal to what `fuse` returned, except that Funcs
-    with a run-time offset or size are not recorded."""
+    `flatten-aliases` (not after lowering): what `fuse` returned, except that Funcs with a
+    run-time offset or size are missing, hand-written backings are listed too, and in
+    kernels with loops the stage intervals (derived from the aliases) can differ."""
     return read_fusion_result(module)
 
 

@@ -6,7 +6,9 @@ Two sources give the same `FusionResult`: the pass's own plan (`from_reports`, w
 `report=true` prints), and the IR after fusion (`read_fusion_result`), before or after
 `flatten-aliases`. Reading the IR goes through one function, `_recorded_slices`: today it
 derives the Funcs' slices with the `gpu_alloc.layout` record that `flatten-aliases` writes
-(on a copy, when aliases are still there); the lower bound is recomputed from the slices
+(on a copy, when aliases are still there), whose stage intervals are recomputed from the
+hoisted aliases and so, in kernels with loops, can differ from the ones fuse planned with;
+the lower bound is recomputed from the slices
 (the packer's max-load bound, over the same intervals); `proven` is "at the lower bound"
 or the `gpu_alloc.proven_optimal` mark fuse leaves on a backing above it that the search
 proved optimal anyway.
@@ -138,7 +140,9 @@ def from_reports(reports: Sequence[KernelReport]) -> FusionResult:
 def read_fusion_result(module: ModuleOp) -> FusionResult:
     """The fusion result recorded in `module` after `fuse-gpu-allocs` (with or without
     `flatten-aliases` after it; not after `lower-gpu-allocs`). Funcs with a run-time offset
-    or size are not recorded (`gpu_alloc.layout`): they are missing here."""
+    or size are not recorded (`gpu_alloc.layout`): they are missing here. A backing written
+    by hand (aliases into a buffer of the input, which fuse leaves alone and does not report)
+    is listed too, its aliases as its Funcs."""
     slices = _recorded_slices(module)
     kernels: list[KernelFusion] = []
     for kernel in fusable_kernels(module):
@@ -161,7 +165,7 @@ def _space_fusion(alloc: AllocOp, slices: dict[str, list[FuncSlice]], stages) ->
     memref_type = alloc.memref.type
     assert isinstance(memref_type, MemRefType)
     size = static_byte_size(memref_type)
-    if is_backing(alloc):
+    if is_backing(alloc) or LAYOUT_ATTR in alloc.attributes:  # a flattened one is a backing too
         funcs = slices.get(alloc.alloc_name.data, [])
         fused = size if size is not None else max((s.end for s in funcs), default=0)
     elif size is not None:  # a lone Func, kept as it is
@@ -200,5 +204,5 @@ def _recorded_slices(module: ModuleOp) -> dict[str, list[FuncSlice]]:
     return {
         op.alloc_name.data: read_layout(op.attributes[LAYOUT_ATTR])
         for op in walk_ops(source)
-        if isinstance(op, AllocOp) and is_backing(op) and LAYOUT_ATTR in op.attributes
+        if isinstance(op, AllocOp) and LAYOUT_ATTR in op.attributes
     }
