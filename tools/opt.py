@@ -143,8 +143,11 @@ class GpuAllocOptMain(xDSLOptMain):
         return BytesIO(read_input(path)), self._input_format()
 
     def _input_format(self) -> str:
-        """`-f`, else the file's extension; MLIR is the only format read."""
+        """`-f`, else the file's extension; MLIR is the only format read (`mlir-gpu`, the
+        stock xdsl-opt's name for MLIR with MLIR's gpu syntax, is the same here)."""
         input_format = self.args.frontend or mlir_input_extension(self.args.input_file)
+        if input_format == "mlir-gpu":
+            return "mlir"
         if input_format != "mlir":
             raise UserError(
                 f"{self.get_input_name()}: error: gpu-alloc-opt reads MLIR input only "
