@@ -4,13 +4,14 @@
                      [--alignment N] [--max-shared-bytes N]
 
 Runs `fuse-gpu-allocs` and `flatten-aliases` on the input (both leave fused or
-flattened input as it is) and reads the `gpu_alloc.layout` record of every backing:
-one panel per kernel and memory space (shared, heap), x = barrier stage, y = byte
-offset, one labelled rectangle per Func spanning its stage interval and its bytes,
-with the backing's size and the lower bound (the most bytes live in one stage). With
-a profile from `gpu-alloc-sim --profile-json`, each Func of the profiled kernel is
-shaded by its bank conflicts and the number is printed. Bad input: one line on stderr,
-exit 1, and no file written.
+flattened input as it is) and draws what `gpu_alloc.api.fusion_result` reads back: one
+panel per kernel and memory space (shared, heap), x = barrier stage, y = byte offset, one
+labelled rectangle per Func spanning its stage interval and its bytes; the heading gives
+unfused -> fused bytes, the saving, the lower bound and whether it is proven optimal, and
+the barrier that begins each stage is drawn with its source line (`tools/layout_svg.py`
+says how). With a profile from `gpu-alloc-sim --profile-json`, each Func of the profiled
+kernel is coloured by its bank conflicts (white: none) and the number is printed. Bad
+input: one line on stderr, exit 1, and no file written.
 """
 
 from __future__ import annotations
