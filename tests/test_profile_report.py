@@ -89,3 +89,17 @@ def test_fused_ir_is_told_to_pad_before_fusing(capsys: pytest.CaptureFixture[str
         "kernel 'bank_patterns' needs padding but is already fused; run pad-shared-allocs "
         "before fuse-gpu-allocs",
     ]
+
+
+def test_mlir_form_stages_are_named_too(capsys: pytest.CaptureFixture[str]):
+    """MLIR's custom syntax (`gpu.barrier` with no quotes), after import and fusion."""
+    path = ROOT / "examples" / "mlir_transpose.mlir"
+    a, b, c = _barrier_lines(path)  # found in the file, independently of the tool
+    out = _sim(capsys, str(path), "--grid", "2,2", "--block", "32,32")
+    start = out.index("stages:")
+    assert out[start + 1 : start + 5] == [
+        f"  0: from the kernel entry to the gpu.barrier @ line {a}",
+        f"  1: from the gpu.barrier @ line {a} to the gpu.barrier @ line {b}",
+        f"  2: from the gpu.barrier @ line {b} to the gpu.barrier @ line {c}",
+        f"  3: from the gpu.barrier @ line {c} to the kernel's end",
+    ]
