@@ -33,7 +33,12 @@ from gpu_alloc.dialect import FuncSlice, read_layout
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena, MemRefView
 from gpu_alloc.targets import BankModel
-from gpu_alloc.transforms.layout_record import stage_of
+from gpu_alloc.transforms.layout_record import (
+    barrier_lines,
+    describe_barriers,
+    stage_count,
+    stage_of,
+)
 from gpu_alloc.transforms.lifetimes import StageMap, stage_map
 from xdsl.dialects import gpu
 from xdsl.ir import Attribute, Operation
@@ -184,6 +189,26 @@ class Profile:
             total.add(func.total())
         return total
 
+    def barrier_lines(self) -> list[tuple[int, list[int | None]]]:
+        """Each stage and the source lines of the barriers that begin it (none for stage 0;
+        None for a barrier a pass inserted)."""
+        if self.stages is None:
+            return [(0, [])]
+        found = barrier_lines(self.stages)
+        return [(t, found.get(t, [])) for t in range(stage_count(self.stages))]
+
+    def stage_legend(self) -> list[str]:
+        """One line per barrier stage, naming it by the barriers around it."""
+        stages = self.barrier_lines()
+        if len(stages) == 1:
+            return ["stages: one (no barrier)"]
+        legend = ["stages:"]
+        for (stage, lines), (_, following) in zip(stages, [*stages[1:], (0, [])], strict=True):
+            start = "the kernel entry" if stage == 0 else f"the {describe_barriers(lines)}"
+            end = f"the {describe_barriers(following)}" if following else "the kernel's end"
+            legend.append(f"  {stage}: from {start} to {end}")
+        return legend
+
     def as_json(self) -> dict[str, Any]:
         """The JSON form; the README documents its schema."""
         return {
@@ -191,6 +216,9 @@ class Profile:
             "grid": list(self.grid),
             "block": list(self.block),
             "bank_model": _bank_model_json(self.bank_model),
+            "stages": [
+                {"stage": stage, "barrier_lines": lines} for stage, lines in self.barrier_lines()
+            ],
             "funcs": [
                 {
                     "name": f.name,
@@ -224,7 +252,10 @@ class Profile:
             else f"bank model: {model.banks} banks x {model.bank_bytes} bytes, "
             f"warps of {model.lanes}"
         )
-        lines = [f"profile of kernel '{self.kernel}' (grid {grid}, block {block}; {banks})"]
+        lines = [
+            f"profile of kernel '{self.kernel}' (grid {grid}, block {block}; {banks})",
+            *self.stage_legend(),
+        ]
         for row in rows:
             left = [cell.ljust(width) for cell, width in zip(row[:3], widths, strict=False)]
             right = [cell.rjust(width) for cell, width in zip(row[3:], widths[3:], strict=True)]

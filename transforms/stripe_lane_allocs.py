@@ -152,7 +152,11 @@ class StripeLaneAllocsPass(ModulePass):
     name = "stripe-lane-allocs"
 
     chip: str = ""
+    """The chip whose warp or wavefront size to stripe by (`gfx942`: 64, `sm_90`: 32)."""
+
     warp_size: int | None = None
+    """Threads per warp: lane `l` keeps the elements `l + k * warp_size` (default: the
+    chip's; NVIDIA's 32 without a chip)."""
 
     def lanes(self) -> int:
         """`warp_size`, or the chip's warp or wavefront size."""
