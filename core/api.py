@@ -12,6 +12,11 @@
 - Running kernels: `simulate(module, grid=..., block=..., arrays=...)` on your numpy arrays.
 - PTX: `emit_ptx(module, chip=...)`, `emit_ptx_modules`, and CUDA's assembler as a check:
   `assemble(ptx, chip)` (`ptxas -v`: registers and shared bytes per kernel), `have_ptxas()`.
+- AMD and SPIR-V: `emit_amdgcn(module, chip=...)` (AMDGPU assembly), `emit_spirv(module)`
+  (the binary), `emit_spirv_assembly`; each target's own tools as a check:
+  `shared_bytes_by_tool(text, device, isa_version)`.
+- Targets as data: `TARGETS` (`ptx`, `amdgcn`, `spirv`), `resolve(target, chip)` (a
+  `Device`: shared bytes per block, wave size, bank model, static-shared limit).
 - Errors: a pass's user error is a `GpuAllocPassError` (its `op` is the op it is about); the
   module is then exactly as it was.
 
@@ -23,12 +28,20 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.amdgcn import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.ptx import PtxTarget, emit_ptx, emit_ptx_modules
 from gpu_alloc.lowering.ptxas import KernelResources, PtxasError, assemble
-from gpu_alloc.lowering.targets import TargetOptionError
+from gpu_alloc.lowering.spirv import (
+    SpirvTarget,
+    emit_spirv,
+    emit_spirv_assembly,
+    emit_spirv_modules,
+)
+from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.lowering.toolchain import ToolchainError, have_mlir_opt, have_ptxas
 from gpu_alloc.sim import SimulationError, SimulationResult, simulate
+from gpu_alloc.targets import TARGETS, Device, TargetOptionError, resolve
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from gpu_alloc.transforms.fusion_result import (
@@ -105,6 +118,17 @@ def fusion_result(module: ModuleOp) -> FusionResult:
 
 __all__ = [
     "PASSES",
+    "TARGETS",
+    "AmdgcnTarget",
+    "Device",
+    "SpirvTarget",
+    "emit_amdgcn",
+    "emit_amdgcn_modules",
+    "emit_spirv",
+    "emit_spirv_assembly",
+    "emit_spirv_modules",
+    "resolve",
+    "shared_bytes_by_tool",
     "FlattenAliasesPass",
     "FuncPlacement",
     "FuseGpuAllocsPass",
