@@ -30,7 +30,7 @@ def test_help_lists_every_option_of_every_pass_with_its_meaning():
             meaning = entry.split("): ", 1)[1]
             assert len(meaning) > 10, entry  # a docstring under the field, not nothing
     assert "      max-shared-bytes=none (an integer): Shared bytes a kernel may use" in out
-    assert '      chip="" (a string): The `sm_XX` to fuse for' in out
+    assert '      chip="" (a string): The chip to fuse for' in out
 
 
 def test_pipeline_problems_use_the_users_spelling():
@@ -43,7 +43,7 @@ def test_pipeline_problems_use_the_users_spelling():
     assert pipeline_problem("no-such-thing", passes) == "unknown pass 'no-such-thing'"
     assert pipeline_problem("stripe-lane-allocs{warp_sise=16}", passes) == (
         "pass 'stripe-lane-allocs' has no option 'warp-sise' (did you mean 'warp-size'?) "
-        "(its options: warp-size)"
+        "(its options: chip, warp-size)"
     )
     assert pipeline_problem("fuse-gpu-allocs{report=yes}", passes) == (
         "option 'report' of pass 'fuse-gpu-allocs' needs true or false, got 'yes'"
