@@ -11,6 +11,7 @@ files and output formats, nothing else.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -137,3 +138,141 @@ def test_the_scan_finds_what_it_looks_for(tmp_path):
 def test_no_vendor_fact_outside_the_descriptions():
     found = [fact for path in _library_modules() for fact in vendor_facts(path)]
     assert not found, "\n".join(found)
+
+
+# -------------------------------------------------------------------------- layering
+
+PACKAGES = {
+    "core": "gpu_alloc",
+    "targets": "gpu_alloc.targets",
+    "dialect": "gpu_alloc.dialect",
+    "transforms": "gpu_alloc.transforms",
+    "lowering": "gpu_alloc.lowering",
+    "sim": "gpu_alloc.sim",
+    "tools": "gpu_alloc.tools",
+}
+
+LAYERS = {
+    "targets": set(),
+    "core": {"targets"},
+    "dialect": {"core", "targets"},
+    "transforms": {"core", "targets", "dialect"},
+    "lowering": {"core", "targets", "dialect", "transforms"},
+    "sim": {"core", "targets", "dialect", "transforms"},
+    "tools": {"core", "targets", "dialect", "transforms", "lowering", "sim"},
+}
+"""What each layer may import (docs/design.md, section 2)."""
+
+ENTRY_POINTS = {"gpu_alloc.universe", "gpu_alloc.api", "gpu_alloc.stock_driver", "gpu_alloc.testing"}
+"""Core modules that gather everything for xDSL, the user or a downstream test suite."""
+
+
+@functools.cache
+def _module_names() -> dict[str, Path]:
+    names: dict[str, Path] = {}
+    for folder, package in PACKAGES.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            names[".".join([package, *parts])] = path
+    return names
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS and parts[1] != "core" else "core"
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """Every `gpu_alloc` module `path` imports, and whether at the top level (`from
+    package import module` imports the module)."""
+    modules = _module_names()
+    tree = ast.parse(path.read_text())
+    found: list[tuple[str, bool]] = []
+    for node in ast.walk(tree):
+        top = node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("gpu_alloc"):
+            submodules = [f"{node.module}.{a.name}" for a in node.names]
+            if all(name in modules for name in submodules):
+                found += [(name, top) for name in submodules]
+            else:
+                found.append((node.module, top))
+        elif isinstance(node, ast.Import):
+            found += [(a.name, top) for a in node.names if a.name.startswith("gpu_alloc")]
+    return found
+
+
+def test_every_import_follows_the_layering():
+    wrong = []
+    for module, path in _module_names().items():
+        if module in ENTRY_POINTS:
+            continue
+        allowed = LAYERS[_layer(module)] | {_layer(module)}
+        for imported, _ in _imports(path):
+            if _layer(imported) not in allowed:
+                wrong.append(f"{module} imports {imported}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_import_cycle():
+    """No cycle among the modules' top-level imports, and none among the packages'."""
+    names = _module_names()
+    graph = {m: {i for i, top in _imports(p) if top and i in names} for m, p in names.items()}
+    state: dict[str, int] = {}
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        state[module] = 1
+        for imported in sorted(graph[module]):
+            if state.get(imported) == 1:
+                return [*path, module, imported]
+            if imported not in state and (cycle := visit(imported, [*path, module])):
+                return cycle
+        state[module] = 2
+        return None
+
+    for module in sorted(graph):
+        if module not in state:
+            cycle = visit(module, [])
+            assert cycle is None, " -> ".join(cycle)
+
+
+def _loaded_by(code: str) -> set[str]:
+    import subprocess
+    import sys
+
+    probe = f"import sys\n{code}\nprint('\\n'.join(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return set(done.stdout.split())
+
+
+def test_importing_the_simulator_loads_no_pass_and_no_backend():
+    loaded = _loaded_by("import gpu_alloc.sim")
+    passes = {f"gpu_alloc.transforms.{m}" for m in ("fuse_gpu_allocs", "flatten_aliases")}
+    passes |= {f"gpu_alloc.transforms.{m}" for m in ("pad_shared_allocs", "stripe_lane_allocs")}
+    passes |= {"gpu_alloc.transforms.remove_dead_allocs", "gpu_alloc.transforms.partition_loops"}
+    assert "gpu_alloc.sim.launch" in loaded
+    assert not loaded & passes
+    assert not {m for m in loaded if m.startswith(("gpu_alloc.lowering", "gpu_alloc.tools"))}
+    assert "llvmlite" not in loaded
+
+
+def test_the_packer_loads_no_xdsl():
+    loaded = _loaded_by(
+        "from gpu_alloc.transforms.packing import PackItem, pack\n"
+        "assert pack([PackItem(0, 2, 16, 1), PackItem(1, 3, 8, 1)]).peak == 24"
+    )
+    assert "gpu_alloc.transforms.packing.api" in loaded
+    assert not {m for m in loaded if m == "xdsl" or m.startswith("xdsl.")}
+
+
+def test_the_target_descriptions_load_nothing_but_the_standard_library():
+    loaded = _loaded_by("import gpu_alloc.targets")
+    assert {m for m in loaded if m.startswith("gpu_alloc")} == {
+        "gpu_alloc",
+        "gpu_alloc.version",
+        *(f"gpu_alloc.targets{s}" for s in ("", ".amd", ".description", ".nvidia", ".spirv")),
+    }
+    assert not {m for m in loaded if m.split(".")[0] in ("xdsl", "numpy", "llvmlite")}
