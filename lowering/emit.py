@@ -22,7 +22,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import IO
+from typing import IO, Any
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
@@ -133,20 +133,7 @@ def emit_modules(
     module: ModuleOp, target: str, chip: str, backend: str, isa_version: int
 ) -> dict[str, str]:
     """The assembly of each `gpu.module` in `module`, by `gpu.module` name."""
-    lowered, device = prepared(module, target, chip, backend, isa_version)
-    if backend == "mlir":
-        from gpu_alloc.lowering.mlir_backend import emit_with_mlir
-
-        return emit_with_mlir(lowered, device, isa_version)
-    from gpu_alloc.lowering.llvmlite_backend import compile_to_assembly
-    from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
-
-    return {
-        op.sym_name.data: compile_to_assembly(
-            lower_gpu_module_to_llvm(op, device), device, isa_version
-        )
-        for op in _gpu_modules(lowered)
-    }
+    return _emitted(module, target, chip, backend, isa_version, objects=False)
 
 
 def emit_objects(
@@ -154,18 +141,23 @@ def emit_objects(
 ) -> dict[str, bytes]:
     """The object (a SPIR-V binary, an AMDGPU ELF object) of each `gpu.module`, by name:
     LLVM's object emission instead of its assembly printer."""
+    return _emitted(module, target, chip, backend, isa_version, objects=True)
+
+
+def _emitted(
+    module: ModuleOp, target: str, chip: str, backend: str, isa_version: int, objects: bool
+) -> dict[str, Any]:
     lowered, device = prepared(module, target, chip, backend, isa_version)
     if backend == "mlir":
-        from gpu_alloc.lowering.mlir_backend import objects_with_mlir
+        from gpu_alloc.lowering.mlir_backend import emit_with_mlir, objects_with_mlir
 
-        return objects_with_mlir(lowered, device, isa_version)
-    from gpu_alloc.lowering.llvmlite_backend import compile_to_object
+        return (objects_with_mlir if objects else emit_with_mlir)(lowered, device, isa_version)
+    from gpu_alloc.lowering.llvmlite_backend import compile_to_assembly, compile_to_object
     from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
 
+    compile = compile_to_object if objects else compile_to_assembly
     return {
-        op.sym_name.data: compile_to_object(
-            lower_gpu_module_to_llvm(op, device), device, isa_version
-        )
+        op.sym_name.data: compile(lower_gpu_module_to_llvm(op, device), device, isa_version)
         for op in _gpu_modules(lowered)
     }
 

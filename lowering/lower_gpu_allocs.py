@@ -73,8 +73,9 @@ from gpu_alloc.lowering.alloc_patterns import (
 from gpu_alloc.lowering.block_level import lower_block_level
 from gpu_alloc.lowering.heap_slices import HeapArgument, heap_total, lower_heap
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
-from gpu_alloc.targets import Device, TargetOptionError, resolve
+from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_sizes import size_slice
+from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.layout_record import shifted_layout, single_func_layout
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
@@ -259,10 +260,7 @@ class LowerGpuAllocsPass(ModulePass):
     NVIDIA's rules (48 KiB of static shared memory)."""
 
     def device(self) -> Device:
-        try:
-            return resolve(self.target, self.chip)
-        except TargetOptionError as error:
-            raise GpuAllocPassError(f"lower-gpu-allocs: {error}") from None
+        return device_option(self.name, self.chip, self.target)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = self.device()

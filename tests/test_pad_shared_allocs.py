@@ -81,3 +81,45 @@ def test_after_fuse_it_refuses_with_one_diagnostic():
     assert completed.stdout == ""
     assert "error: pad-shared-allocs: shared Func 'col'" in completed.stderr
     assert "run pad-shared-allocs before fuse-gpu-allocs" in completed.stderr
+
+
+COLUMN_OF_BYTES = """
+builtin.module {
+  gpu.module @m {
+    gpu.func @k(%out: memref<32xi8>) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : i8
+      %tile = gpu_alloc.alloc "tile" : memref<32x16xi8, 3 : i32>
+      memref.store %one, %tile[%t, %c0] : memref<32x16xi8, 3 : i32>
+      gpu.barrier
+      %v = memref.load %tile[%t, %c0] : memref<32x16xi8, 3 : i32>
+      memref.store %v, %out[%t] : memref<32xi8>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("chip", "padded"), [("", "32x20xi8"), ("sm_90", "32x20xi8"), ("gfx950", "32x18xi8")]
+)
+def test_the_pad_follows_the_chips_bank_model(chip: str, padded: str):
+    """32 threads read a column of a 32x16 i8 tile (one byte each, 16 + pad bytes apart).
+    By hand: with 32 banks of 4 bytes (NVIDIA) pitches 17, 18 and 19 put two rows' bytes in
+    one bank (rows 1 and 16, 1 and 8, 0 and 27), pitch 20 (5 words, odd) does not: pad 4;
+    with gfx950's 64 banks pitch 17 collides (rows 1 and 16) and pitch 18 does not: pad 2."""
+    from lowering_support import parse
+
+    module = parse(COLUMN_OF_BYTES)
+    run_pipeline(module, f"pad-shared-allocs{{chip={chip}}}" if chip else "pad-shared-allocs")
+    assert f"memref<{padded}, 3 : i32>" in str(module)
+
+
+def test_a_chip_without_a_bank_model_is_refused():
+    from gpu_alloc.errors import GpuAllocPassError
+    from lowering_support import parse
+
+    with pytest.raises(GpuAllocPassError, match="spirv generic has no bank model"):
+        run_pipeline(parse(COLUMN_OF_BYTES), "pad-shared-allocs{chip=generic}")

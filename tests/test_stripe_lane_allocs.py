@@ -123,3 +123,26 @@ def test_cross_lane_read_is_a_diagnostic_at_the_load():
     with pytest.raises(GpuAllocPassError, match="gpu.shuffle") as error:
         StripeLaneAllocsPass().apply(Context(), module)
     assert error.value.op is not None and error.value.op.name == "memref.load"
+
+
+def test_the_chip_gives_the_wave_size():
+    """gfx942 runs wave64: `lane + 64k` (lane = tid % 64) stripes 128 elements to 2 per
+    lane, with the same results for a wave's 64 threads; RDNA's gfx1100 is wave32 like
+    NVIDIA; SPIR-V leaves the sub-group size to the device."""
+    text = kernel("remui", "static").replace("%c32", "%c64").replace("32 : index", "64 : index")
+    text = text.replace("scf.for %k = %c0 to %c4", "scf.for %k = %c0 to %c2").replace(
+        "%c4 = arith.constant 4 : index",
+        "%c4 = arith.constant 2 : index\n      %c2 = arith.constant 2 : index",
+    )
+    module = parse(text)
+    StripeLaneAllocsPass(chip="gfx942").apply(Context(), module)
+    assert _alloc_shapes(module) == [(2,)]
+    assert run_threads(module, [64], [128], threads=64) == run_threads(
+        parse(text), [64], [128], threads=64
+    )
+    assert StripeLaneAllocsPass(chip="gfx1100").lanes() == 32
+    assert StripeLaneAllocsPass(chip="sm_90").lanes() == StripeLaneAllocsPass().lanes() == 32
+    with pytest.raises(GpuAllocPassError, match="leaves the sub-group size to the device"):
+        StripeLaneAllocsPass(chip="generic").apply(Context(), parse(text))
+    with pytest.raises(GpuAllocPassError, match="option chip: unknown chip 'gfx1'"):
+        StripeLaneAllocsPass(chip="gfx1").apply(Context(), parse(text))

@@ -163,7 +163,12 @@ LAYERS = {
 }
 """What each layer may import (docs/design.md, section 2)."""
 
-ENTRY_POINTS = {"gpu_alloc.universe", "gpu_alloc.api", "gpu_alloc.stock_driver", "gpu_alloc.testing"}
+ENTRY_POINTS = {
+    "gpu_alloc.universe",
+    "gpu_alloc.api",
+    "gpu_alloc.stock_driver",
+    "gpu_alloc.testing",
+}
 """Core modules that gather everything for xDSL, the user or a downstream test suite."""
 
 

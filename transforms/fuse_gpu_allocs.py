@@ -40,8 +40,8 @@ from gpu_alloc.dialect import PROVEN_OPTIMAL_ATTR, AliasOp, AllocOp, OffsetPoint
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import byte_size_ops
 from gpu_alloc.provenance import derive
-from gpu_alloc.targets import TargetOptionError, resolve
 from gpu_alloc.transforms.block_sizes import size_slices
+from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.fusion_analysis import (
     Func,
     FuseOptions,
@@ -111,10 +111,7 @@ class FuseGpuAllocsPass(ModulePass):
         """`max-shared-bytes`, or what one block of `chip` may use."""
         if self.max_shared_bytes is not None:
             return self.max_shared_bytes
-        try:
-            return resolve(chip=self.chip).shared_bytes_per_block
-        except TargetOptionError as error:
-            raise GpuAllocPassError(f"fuse-gpu-allocs: option chip: {error}") from None
+        return device_option(self.name, self.chip).shared_bytes_per_block
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reports = self.run(op)

@@ -40,7 +40,8 @@ from gpu_alloc.banks import strided_conflicts
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
-from gpu_alloc.targets import BankModel, Device, TargetOptionError, resolve
+from gpu_alloc.targets import BankModel, Device
+from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels, walk_ops
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
@@ -210,10 +211,7 @@ class PadSharedAllocsPass(ModulePass):
     default what one block of `chip` may use."""
 
     def device(self) -> tuple[Device, BankModel]:
-        try:
-            device = resolve(chip=self.chip)
-        except TargetOptionError as error:
-            raise GpuAllocPassError(f"pad-shared-allocs: option chip: {error}") from None
+        device = device_option(self.name, self.chip)
         if device.bank_model is None:
             raise GpuAllocPassError(
                 f"pad-shared-allocs: {device.describe()} has no bank model (the device "

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect.ops import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.targets import TargetOptionError, resolve
 from gpu_alloc.transforms.constants import constant_before
+from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.lane_indices import LaneKey, lane_residue
 from gpu_alloc.transforms.memref_uses import UseKind, memref_accesses
 from xdsl.context import Context
@@ -166,10 +166,7 @@ class StripeLaneAllocsPass(ModulePass):
                     f"stripe-lane-allocs: warp_size must be positive, got {self.warp_size}"
                 )
             return self.warp_size
-        try:
-            device = resolve(chip=self.chip)
-        except TargetOptionError as error:
-            raise GpuAllocPassError(f"stripe-lane-allocs: option chip: {error}") from None
+        device = device_option(self.name, self.chip)
         if device.wave_size is None:
             raise GpuAllocPassError(
                 f"stripe-lane-allocs: {device.describe()} leaves the sub-group size to the "
