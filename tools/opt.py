@@ -72,7 +72,8 @@ class _PipelineError(Exception):
 
 HIDDEN_STEPS = """\
 hidden steps: lower-gpu-allocs runs flatten-aliases first when aliases are left, and
--t ptx runs lower-gpu-allocs first when gpu_alloc ops are left; the full pipeline is
+-t ptx, -t amdgcn and -t spirv run lower-gpu-allocs{chip=...} first when gpu_alloc ops
+are left; the full pipeline is
   -p fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs -t ptx"""
 
 
