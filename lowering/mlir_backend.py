@@ -25,7 +25,7 @@ import llvmlite.binding as llvm_binding
 from gpu_alloc.lowering.isolated import isolated
 from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
 from gpu_alloc.lowering.mlir_ids import prelower_ids
-from gpu_alloc.lowering.target_spaces import map_memory_spaces
+from gpu_alloc.lowering.target_spaces import number_memory_spaces, renumber_address_spaces
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library, find_mlir_opt
 from gpu_alloc.targets import Device
 from xdsl.dialects import gpu
@@ -79,14 +79,15 @@ def unescape_mlir_string(text: str) -> str:
 
 def mlir_input(module: ModuleOp, device: Device | None = None) -> str:
     """`module` as MLIR 22 reads it: a `gpu.container_module` for its launch sites,
-    kernels marked `gpu.kernel`, memory spaces numbered as `device`'s LLVM address
-    spaces, and only the `gpu.module`s where the pipeline lowers no host code."""
+    kernels marked `gpu.kernel`, memory spaces numbered where the pipeline wants numbers,
+    and only the `gpu.module`s where the pipeline lowers no host code."""
     container = module.clone()
     if device is not None and device.target.mlir.device_code_only:
         kept = [op.clone() for op in container.walk() if isinstance(op, gpu.ModuleOp)]
         container = ModuleOp(kept)
+    if device is not None and device.target.mlir.numbered_spaces:
+        number_memory_spaces(container)
     if device is not None:
-        map_memory_spaces(container, device.target.spaces)
         prelower_ids(container, device)
     container.attributes["gpu.container_module"] = UnitAttr()
     for op in container.walk():
@@ -121,6 +122,7 @@ def _bitcode_module(
     parsed = llvm_binding.parse_bitcode(bitcode.encode("latin-1"))
     # MLIR's serialiser asks for Intel's sub-group size; a generic OpenCL kernel has none.
     text = _SUB_GROUP_SIZE_HINT.sub("", str(parsed))
+    text = renumber_address_spaces(text, device.target.mlir.renumbered_spaces)
     text = re.sub(
         r'target triple = "[^"]*"', f'target triple = "{triple_of(device, isa_version)}"', text
     )

@@ -8,7 +8,7 @@ import os
 import re
 import tempfile
 
-from gpu_alloc.lowering.tool_runs import run_tool
+from gpu_alloc.lowering.tool_runs import ToolRejected, run_tool
 from gpu_alloc.lowering.toolchain import find_tool
 
 _LINE = re.compile(r"^\s*(?:(%\w+)\s*=\s*)?(Op\w+)(.*)$")
@@ -41,7 +41,8 @@ def assemble(text: str, version: int) -> bytes:
 
 
 def validate(binary: bytes, version: int) -> str:
-    """`spirv-val` the binary for SPIR-V `version`; its `spirv-dis --raw-id` text."""
+    """`spirv-val` the binary for SPIR-V `version`, then `check_variables`; its
+    `spirv-dis --raw-id` text."""
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "k.spv")
         with open(path, "wb") as stream:
@@ -50,7 +51,23 @@ def validate(binary: bytes, version: int) -> str:
             [find_tool("spirv-val"), "--target-env", _target_env(version), path],
             "spirv-val rejected the binary",
         )
-        return run_tool([find_tool("spirv-dis"), "--raw-id", path], "spirv-dis").stdout
+        disassembly = run_tool([find_tool("spirv-dis"), "--raw-id", path], "spirv-dis").stdout
+    check_variables(disassembly)
+    return disassembly
+
+
+def check_variables(disassembly: str) -> None:
+    """`ToolRejected` for an `OpVariable` whose storage class is not its pointer type's (a
+    Function variable of a CrossWorkgroup pointer), which spirv-val 2023.1 lets through."""
+    module = _Module(disassembly)
+    for result, (opcode, words) in module.definitions.items():
+        if opcode != "OpVariable":
+            continue
+        pointer_class = module.definitions[words[0]][1][0]
+        if pointer_class != words[1]:
+            raise ToolRejected(
+                f"variable {result} is {words[1]} storage of a {pointer_class} pointer type"
+            )
 
 
 class _Module:

@@ -200,6 +200,11 @@ class MlirPipeline:
     prelowered_ids: tuple[str, ...] = ()
     """Ids (fields of `Ids`) the MLIR backend reads as the description says before the
     pipeline runs, because MLIR's own lowering of them needs a device library."""
+    numbered_spaces: bool = False
+    """Hand MLIR the contract's numbers for spelled memory spaces (its lowering reads
+    numbers only)."""
+    renumbered_spaces: dict[int, int] = field(default_factory=dict[int, int])
+    """Address spaces to renumber in the LLVM IR MLIR made (contract number: target's)."""
     device_code_only: bool = False
     """Hand MLIR only the `gpu.module`s: the pipeline lowers no host code."""
 

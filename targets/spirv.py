@@ -83,6 +83,11 @@ SPIRV = TargetDescription(
             "--gpu-module-to-binary=format=llvm",
         ),
         device_code_only=True,
+        # MLIR's lowering numbers a memref's address space as its memory space, but 0
+        # (and none) as global, and refuses a spelled private space outside attributions:
+        # private memory goes through MLIR as 5 and is made Function storage (0) after.
+        numbered_spaces=True,
+        renumbered_spaces={5: 0},
     ),
     isa_versions=(10, 11, 12, 13, 14),
     default_isa_version=14,
