@@ -1,8 +1,10 @@
 """The `gpu_alloc` dialect: GPU shared/heap/private allocations and their aliases."""
 
 from gpu_alloc.dialect.backing import (
+    DYNAMIC_SHARED_BYTES,
     HEAP_ARGUMENT_TYPE,
     HEAP_BYTES_PER_BLOCK,
+    dynamic_shared_bytes,
     heap_bytes_per_block,
     is_backing,
     is_heap_argument_type,
@@ -31,6 +33,7 @@ from gpu_alloc.dialect.ops import (
 
 __all__ = [
     "BACKING_SPACES",
+    "DYNAMIC_SHARED_BYTES",
     "HEAP_ARGUMENT_TYPE",
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",
@@ -46,6 +49,7 @@ __all__ = [
     "MemorySpace",
     "OffsetPointerOp",
     "PtrType",
+    "dynamic_shared_bytes",
     "heap_bytes_per_block",
     "is_backing",
     "is_heap_argument_type",

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect import DYNAMIC_SHARED_BYTES, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.heap_slices import alignment_of, byte_size_value, check_byte_size
@@ -53,11 +53,6 @@ from xdsl.rewriter import InsertPoint
 
 MIN_SHARED_ALIGNMENT = 16
 """Shared globals are aligned to at least this (the widest vector access, `ld.shared.v4`)."""
-
-DYNAMIC_SHARED_BYTES = "gpu_alloc.dynamic_shared_bytes"
-"""On a kernel whose dynamic shared memory has a static size (a backing above 48 KiB):
-that size, for a host outside the module (the launch's `sharedMemBytes`, and the
-`cudaFuncAttributeMaxDynamicSharedMemorySize` opt-in)."""
 
 
 @dataclass

@@ -11,9 +11,6 @@ from gpu_alloc.sim.races import NO_AGENT, Access, Conflict
 
 _SPACE_NAMES = {1: "global (heap)", 3: "shared"}
 
-MAX_SHARED_BYTES_PER_BLOCK = 227 * 1024
-"""The most shared memory any device gives one block (sm_90: 227 KiB)."""
-
 
 @dataclass(frozen=True)
 class Race:
@@ -85,6 +82,12 @@ class LaunchState:
     _func_ids: dict[str, int] = field(default_factory=dict[str, int])
     profile: Profile | None = None
     """Per-Func counts, when the caller asked for a profile."""
+    shared_limit: int = 227 * 1024
+    """The most shared memory one block may use (`allocations.shared_bytes_limit`)."""
+    chip: str | None = None
+    """The chip whose limit that is, for the messages; None: any chip."""
+    dynamic_shared_bytes: int = 0
+    """What `gpu.dynamic_shared_memory` gives each block (`allocations.dynamic_shared_size`)."""
 
     @property
     def threads_per_block(self) -> int:
@@ -104,11 +107,12 @@ class LaunchState:
         self, name: str, space: int, nbytes: int, shared_by_blocks: bool, growable: bool = False
     ) -> Arena:
         """An arena; shared and heap memory is race-checked. A shared allocation larger than
-        any device's shared memory is refused before anything is allocated."""
-        if space == 3 and nbytes > MAX_SHARED_BYTES_PER_BLOCK:
+        the chip gives a block is refused before anything is allocated."""
+        if space == 3 and nbytes > self.shared_limit:
+            chip = f"{self.chip} gives" if self.chip else "any chip gives"
             raise SimulationError(
-                f"shared allocation '{name}' needs {nbytes} bytes, more than any device gives "
-                f"a block ({MAX_SHARED_BYTES_PER_BLOCK} bytes on sm_90)"
+                f"shared allocation '{name}' needs {nbytes} bytes, more than {chip} "
+                f"a block ({self.shared_limit} bytes)"
             )
         arena = Arena(name, space, nbytes, growable)
         if space in (1, 3):
