@@ -180,12 +180,12 @@ def storage_of(value: SSAValue) -> Storage | None:
 # -------------------------------------------------------------------------- spellings
 
 
-def integer_space(space: MemorySpace) -> IntegerAttr:
+def integer_space(space: int) -> IntegerAttr:
     """The IR contract's spelling of `space`: `3 : i32`."""
     return IntegerAttr(int(space), i32)
 
 
-def spelling_for(space: MemorySpace, types: Iterable[Attribute]) -> Attribute:
+def spelling_for(space: int, types: Iterable[Attribute]) -> Attribute:
     """The memory space attribute a new buffer of `space` made for buffers of `types`
     gets: their spelling when they all agree (so views of it keep the user's types),
     else the IR contract's integer one."""

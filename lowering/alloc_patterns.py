@@ -202,12 +202,13 @@ def dynamic_shared_view(alloc: AllocOp, kernel: gpu.FuncOp | None) -> list[Opera
     memref_type = _memref_type(alloc)
     base = DynamicSharedMemoryOp()
     keep_layout(base, single_func_layout(alloc, kernel))
-    cast = memref.MemorySpaceCastOp(
-        base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
-    )
+    bytes_type = MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
+    ops: list[Operation] = [base]
+    if bytes_type != base.memref.type:  # the allocation spells workgroup memory `3 : i32`
+        ops.append(memref.MemorySpaceCastOp(base.memref, bytes_type))
     zero = arith.ConstantOp.from_int_and_width(0, IndexType())
-    view = memref.ViewOp(cast.dest, zero, list(alloc.dynamic_sizes), memref_type)
-    return [base, cast, zero, view]
+    view = memref.ViewOp(ops[-1].results[0], zero, list(alloc.dynamic_sizes), memref_type)
+    return [*ops, zero, view]
 
 
 def shared_global(alloc: AllocOp, symbol: str, kernel: gpu.FuncOp | None) -> memref.GlobalOp:

@@ -42,6 +42,12 @@ from xdsl.pattern_rewriter import (
 )
 
 
+def _memref(value: SSAValue) -> MemRefType:
+    memref_type = value.type
+    assert isinstance(memref_type, MemRefType)
+    return memref_type
+
+
 def _backing_alignment(backing: SSAValue) -> int:
     owner = backing.owner
     if isinstance(owner, AllocOp) and owner.alignment is not None:
@@ -87,10 +93,19 @@ class FlattenAlias(RewritePattern):
         memref_type = alias.memref.type
         if not isinstance(pointer_op, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
             return
-        view = memref.ViewOp(
-            pointer_op.backing, pointer_op.offset, list(alias.dynamic_sizes), memref_type
+        # memref.view keeps its source's memory space attribute: a Func whose type
+        # spells the space otherwise than its backing is a view cast to that spelling.
+        backing_space = _memref(pointer_op.backing).memory_space
+        view_type = MemRefType(
+            memref_type.element_type, memref_type.shape, memref_type.layout, backing_space
         )
-        view.result.name_hint = alias.memref.name_hint
+        view = memref.ViewOp(
+            pointer_op.backing, pointer_op.offset, list(alias.dynamic_sizes), view_type
+        )
+        new_ops: list[Operation] = [view]
+        if view_type != memref_type:
+            new_ops.append(memref.MemorySpaceCastOp(view.result, memref_type))
+        new_ops[-1].results[0].name_hint = alias.memref.name_hint
         shift_alignment = min(
             known_alignment(pointer_op.offset), _backing_alignment(pointer_op.backing)
         )
@@ -102,7 +117,7 @@ class FlattenAlias(RewritePattern):
                 alignment = min(shift_alignment, _own_alignment(user, memref_type))
                 user.attributes["alignment"] = IntegerAttr(lowest_set_bit(alignment), 64)
                 rewriter.notify_op_modified(user)
-        rewriter.replace(alias, view)
+        rewriter.replace(alias, new_ops)
         if not pointer_op.pointer.uses:
             rewriter.erase(pointer_op)
 

@@ -3,9 +3,9 @@
 Guarantees, for every block-level region (`gpu.func`, kernel or not; `gpu.launch` body;
 `func.func` that allocates workgroup memory, see `gpu_buffers`):
 
-- Workgroup and private memory types are spelled `3 : i32` / `5 : i32` everywhere in the
-  module (`#gpu.address_space<workgroup>` and `memref<..., 3>` mean the same);
-  `gpu.dynamic_shared_memory` keeps MLIR's spelling behind a `memref.memory_space_cast`.
+- Every type keeps the spelling the user wrote (`#gpu.address_space<workgroup>` and
+  `memref<..., 3>` mean the same, `gpu_alloc.dialect.memory`): an imported allocation
+  has the type of the buffer it replaces, and nothing else is retyped.
 - Each workgroup/private `memref.alloc`/`alloca` becomes a `gpu_alloc.alloc` at the same
   place with the same dynamic sizes and alignment; its direct `memref.dealloc`s become
   `gpu_alloc.dealloc`. Each workgroup/private attribution of a `gpu.func` or a
@@ -29,15 +29,14 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AllocOp, DeallocOp
+from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect.memory import attribution_start, is_workgroup_type
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.provenance import derive
 from gpu_alloc.transforms.gpu_buffers import (
-    attribution_start,
     block_level_regions,
     buffer_space,
     escape_of,
-    normalize_spaces,
     region_name,
 )
 from gpu_alloc.transforms.kernel_ir import walk_ops
@@ -73,7 +72,6 @@ class ImportGpuAllocsPass(ModulePass):
 
 def import_gpu_allocs(module: ModuleOp) -> list[str]:
     """Imports every buffer of `module` it can own; returns a remark per one it cannot."""
-    normalize_spaces(module)
     regions = dict(block_level_regions(module))
     remarks: list[str] = []
     importers = {
@@ -90,7 +88,7 @@ def import_gpu_allocs(module: ModuleOp) -> list[str]:
             else:
                 importers[owner].import_allocation(op)
     for op in list(walk_ops(module)):
-        if isinstance(op, memref.GlobalOp) and buffer_space(op.type) == 3:
+        if isinstance(op, memref.GlobalOp) and is_workgroup_type(op.type):
             _import_global(op, module, importers, remarks)
     return remarks
 
@@ -120,11 +118,11 @@ class _RegionImporter:
         self.remarks = remarks
         self.where = region_name(owner)
         self.names = {o.alloc_name.data for o in walk_ops(owner) if isinstance(o, AllocOp)}
-        self.counters = {3: 0, 5: 0}
+        self.counters = {MemorySpace.SHARED: 0, MemorySpace.PRIVATE: 0}
 
-    def fresh_name(self, hint: str | None, space: int) -> str:
+    def fresh_name(self, hint: str | None, space: MemorySpace) -> str:
         if not hint or hint[0].isdigit():
-            prefix = "smem" if space == 3 else "pmem"
+            prefix = "smem" if space is MemorySpace.SHARED else "pmem"
             while f"{prefix}{self.counters[space]}" in self.names:
                 self.counters[space] += 1
             hint = f"{prefix}{self.counters[space]}"
@@ -267,7 +265,7 @@ def _import_global(
     memref_type = global_op.type
     assert isinstance(memref_type, MemRefType)
     alignment = global_op.alignment.value.data if global_op.alignment is not None else None
-    alloc = AllocOp(importer.fresh_name(symbol, 3), memref_type, (), alignment)
+    alloc = AllocOp(importer.fresh_name(symbol, MemorySpace.SHARED), memref_type, (), alignment)
     alloc.memref.name_hint = symbol
     derive(alloc, global_op)
     Rewriter.insert_op(alloc, InsertPoint.at_start(importer.entry))

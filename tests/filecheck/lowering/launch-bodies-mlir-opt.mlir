@@ -15,17 +15,17 @@
 // CHECK-NEXT:   "gpu.launch"(%c1, %c1, %c1, %c64, %c1, %c1, %[[SIZE]]) <{operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>}>
 // CHECK:        %shared_alloc = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK:        %dyn = memref.view
-// CHECK-SAME:     to memref<?xf32, 3 : i32>
+// CHECK-SAME:     to memref<?xf32, #gpu.address_space<workgroup>>
 // CHECK:        %tile = memref.view
 
 // IREE-style workgroup code keeps IREE's input form, a workgroup memref.alloc (the two
 // buffers share it across the barrier); a device function gets a space-3 global.
 // CHECK:      func.func @workgroup_code
 // CHECK-NEXT:   %c0 = arith.constant 0 : index
-// CHECK-NEXT:   %shared_alloc = memref.alloc() {alignment = 16 : i64} : memref<64xi8, 3 : i32>
-// CHECK-NEXT:   %a = memref.view %shared_alloc[%c0][] : memref<64xi8, 3 : i32> to memref<16xf32, 3 : i32>
-// CHECK-NEXT:   %b = memref.view %shared_alloc[%c0][] : memref<64xi8, 3 : i32> to memref<16xf32, 3 : i32>
-// CHECK:      "memref.global"() <{sym_name = "device__a", type = memref<16xf32, 3 : i32>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
+// CHECK-NEXT:   %shared_alloc = memref.alloc() {alignment = 16 : i64} : memref<64xi8, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   %a = memref.view %shared_alloc[%c0][] : memref<64xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   %b = memref.view %shared_alloc[%c0][] : memref<64xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK:      "memref.global"() <{sym_name = "device__a", type = memref<16xf32, #gpu.address_space<workgroup>>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
 // CHECK:      func.func @device
 // CHECK-NEXT:   %a = memref.get_global @device__a
 // CHECK-NOT:  gpu_alloc.
