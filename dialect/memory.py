@@ -31,7 +31,7 @@ from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.dialect.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS, workgroup_count
 from gpu_alloc.dialect.ops import AliasOp, AllocOp, MemorySpace, OffsetPointerOp, memory_space_of
 from xdsl.dialects import gpu, memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, i32
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 
@@ -152,6 +152,27 @@ def attribution_storage(argument: BlockArgument) -> Storage | None:
     return Storage(MemorySpace.PRIVATE, Scope.THREAD)
 
 
+ATTRIBUTION_ATTRS = ("workgroup_attrib_attrs", "private_attrib_attrs")
+"""MLIR's per-attribution attribute dictionaries of a `gpu.func`/`gpu.launch`."""
+
+
+def attribution_alignment(argument: BlockArgument) -> int | None:
+    """The alignment MLIR's `llvm.align` gives an attribution, if any."""
+    owner = argument.block.parent_op()
+    if attribution_storage(argument) is None or not isinstance(owner, gpu.FuncOp | gpu.LaunchOp):
+        return None
+    position = argument.index - attribution_start(owner)
+    n_workgroup = workgroup_count(owner)
+    key = ATTRIBUTION_ATTRS[position >= n_workgroup]
+    position -= n_workgroup if position >= n_workgroup else 0
+    entries = owner.attributes.get(key)
+    if not isinstance(entries, ArrayAttr) or position >= len(entries.data):
+        return None
+    entry = entries.data[position]
+    align = entry.data.get("llvm.align") if isinstance(entry, DictionaryAttr) else None
+    return align.value.data if isinstance(align, IntegerAttr) else None
+
+
 def storage_of(value: SSAValue) -> Storage | None:
     """The storage `value` is the base of: an allocation's result (see
     `allocation_storage`), an alias of a backing (the backing's), an attribution, or a
@@ -201,7 +222,9 @@ __all__ = [
     "MemorySpace",
     "Scope",
     "Storage",
+    "ATTRIBUTION_ATTRS",
     "allocation_storage",
+    "attribution_alignment",
     "attribution_start",
     "attribution_storage",
     "attributions",

@@ -3,8 +3,10 @@
     gpu-alloc-layout KERNEL.mlir --svg OUT.svg [--profile-json PROFILE.json]
                      [--alignment N] [--max-shared-bytes N]
 
-Runs `fuse-gpu-allocs` and `flatten-aliases` on the input (both leave fused or
-flattened input as it is) and reads the `gpu_alloc.layout` record of every backing:
+Runs `import-gpu-allocs`, `fuse-gpu-allocs` and `flatten-aliases` on the input (all
+three leave imported, fused or flattened input as it is, so MLIR's own forms are drawn
+too) and reads the `gpu_alloc.layout` record of every backing of every kernel that fuse
+fuses (`gpu.func` kernels, `gpu.launch` bodies, workgroup `func.func`s):
 one panel per kernel and memory space (shared, heap), x = barrier stage, y = byte
 offset, one labelled rectangle per Func spanning its stage interval and its bytes,
 with the backing's size and the lower bound (the most bytes live in one stage). With
@@ -31,10 +33,11 @@ from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-from gpu_alloc.transforms.kernel_ir import kernel_name, kernels
+from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
+from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+from gpu_alloc.transforms.kernel_ir import Kernel, kernel_name, walk_ops
 from gpu_alloc.transforms.layout_record import closed_stages, stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map
-from xdsl.dialects import gpu
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 
 SPACE_WORDS = {MemorySpace.SHARED: "shared", MemorySpace.GLOBAL: "heap"}
@@ -51,11 +54,13 @@ def _backing_size(alloc: AllocOp, slices: list[FuncSlice]) -> int:
     return size if size is not None else max((s.end for s in slices), default=0)
 
 
-def _kernel_layouts(kernel: gpu.FuncOp) -> list[SpaceLayout]:
+def _kernel_layouts(kernel: Kernel) -> list[SpaceLayout]:
     stages = stage_map(kernel)
     layouts: list[SpaceLayout] = []
-    for alloc in kernel.walk():
+    for alloc in walk_ops(kernel):
         if not isinstance(alloc, AllocOp) or alloc.space not in SPACE_WORDS:
+            continue
+        if not owned_by(alloc, kernel):  # a gpu.launch's, in a workgroup func.func
             continue
         record = alloc.attributes.get(LAYOUT_ATTR)
         if record is not None:
@@ -83,11 +88,12 @@ def _kernel_layouts(kernel: gpu.FuncOp) -> list[SpaceLayout]:
 
 
 def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int = 49152):
-    """Fuses and flattens `module` (in place) and returns every kernel's layouts."""
+    """Imports, fuses and flattens `module` (in place) and returns every kernel's layouts."""
     ctx = make_context()
+    ImportGpuAllocsPass().apply(ctx, module)
     FuseGpuAllocsPass(alignment=alignment, max_shared_bytes=max_shared_bytes).apply(ctx, module)
     FlattenAliasesPass().apply(ctx, module)
-    return [layout for kernel in kernels(module) for layout in _kernel_layouts(kernel)]
+    return [layout for kernel in fusable_kernels(module) for layout in _kernel_layouts(kernel)]
 
 
 def with_profile(layouts: list[SpaceLayout], profile: dict[str, Any]) -> list[SpaceLayout]:

@@ -30,7 +30,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
-from gpu_alloc.dialect.memory import attribution_start, is_workgroup_type
+from gpu_alloc.dialect.memory import (
+    ATTRIBUTION_ATTRS,
+    attribution_alignment,
+    attribution_start,
+    is_workgroup_type,
+)
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.provenance import derive
 from gpu_alloc.transforms.gpu_buffers import (
@@ -176,7 +181,8 @@ class _RegionImporter:
                 self.remark(what, f"its storage is {escape.describe()}")
                 continue
             assert isinstance(arg.type, MemRefType)
-            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), attrs.align(index))
+            alignment = attribution_alignment(arg)
+            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), alignment)
             attrs.drop(index)
             alloc.memref.name_hint = arg.name_hint
             Rewriter.insert_op(alloc, InsertPoint.at_start(self.entry))
@@ -196,34 +202,22 @@ class _AttributionAttrs:
     """A `gpu.func`'s (or `gpu.launch`'s) per-attribution attribute dictionaries
     (`llvm.align`), in step with the attributions the importer removes."""
 
-    KEYS = ("workgroup_attrib_attrs", "private_attrib_attrs")
-
     def __init__(self, func_op: gpu.FuncOp | gpu.LaunchOp, n_workgroup: int):
         self.func_op = func_op
         self.n_workgroup = n_workgroup
         self.lists: list[list[Attribute] | None] = []
-        for key in self.KEYS:
+        for key in ATTRIBUTION_ATTRS:
             value = func_op.attributes.get(key)
             self.lists.append(list(value.data) if isinstance(value, ArrayAttr) else None)
 
-    def _where(self, index: int) -> tuple[int, int]:
-        return (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
-
-    def align(self, index: int) -> int | None:
-        which, position = self._where(index)
-        entries = self.lists[which]
-        entry = entries[position] if entries is not None and position < len(entries) else None
-        align = entry.data.get("llvm.align") if isinstance(entry, DictionaryAttr) else None
-        return align.value.data if isinstance(align, IntegerAttr) else None
-
     def drop(self, index: int) -> None:
-        which, position = self._where(index)
+        which, position = (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
         entries = self.lists[which]
         if entries is not None and position < len(entries):
             del entries[position]
 
     def store(self) -> None:
-        for key, entries in zip(self.KEYS, self.lists, strict=True):
+        for key, entries in zip(ATTRIBUTION_ATTRS, self.lists, strict=True):
             if entries is None:
                 continue
             if any(isinstance(e, DictionaryAttr) and e.data for e in entries):
