@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gpu_alloc.dialect import AllocOp, dynamic_shared_bytes
-from gpu_alloc.dialect.memory import Scope, Storage, allocation_storage, attribution_storage
+from gpu_alloc.dialect.memory import (
+    Scope,
+    Storage,
+    allocation_storage,
+    attribution_storage,
+    attributions,
+)
 from gpu_alloc.sim.control_flow import Mask, uniform_int
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.memory import MemRefView, identity_strides, numpy_dtype
@@ -183,21 +189,18 @@ class Allocations:
             self.interpreter.block_state.track(arena)
         return MemRefView(arena, offset, shape, identity_strides(shape), dtype, name)
 
-    def attribution_values(self, function: gpu.FuncOp, first: int) -> list[MemRefView]:
-        """Fresh storage for each attribution of `function` (its entry block arguments
-        from `first` on): a workgroup one per block, a private one per thread."""
-        entry = function.body.blocks.first
-        assert entry is not None
+    def attribution_values(self, kernel: gpu.FuncOp) -> list[MemRefView]:
+        """Fresh storage for each attribution of `kernel`: a workgroup one per block, a
+        private one per thread."""
         views: list[MemRefView] = []
-        for argument in entry.args[first:]:
+        for argument in attributions(kernel):
             storage = attribution_storage(argument)
             memref_type = argument.type
-            if storage is None or not isinstance(memref_type, MemRefType):
-                raise SimulationError(f"'{function.sym_name.data}' has a bad attribution", function)
+            assert storage is not None and isinstance(memref_type, MemRefType)  # verified
             name = argument.name_hint or f"attribution{argument.index}"
             shape = tuple(memref_type.get_shape())
             if DYNAMIC_INDEX in shape:
-                raise SimulationError(f"attribution %{name} has a dynamic shape", function)
+                raise SimulationError(f"attribution %{name} has a dynamic shape", kernel)
             views.append(self.new_storage(name, memref_type, shape, storage))
         return views
 

@@ -87,7 +87,7 @@ class BlockInterpreter:
             self.block_state.track(arena)
         entry = self.kernel.body.blocks.first
         assert entry is not None
-        attributions = self.memory.allocations.attribution_values(self.kernel, len(arguments))
+        attributions = self.memory.allocations.attribution_values(self.kernel)
         self._run_cfg([(entry, [*arguments, *attributions], None)], stop=None)
 
     # ---- regions and blocks -------------------------------------------------------
@@ -287,13 +287,11 @@ class BlockInterpreter:
     # ---- calls --------------------------------------------------------------------
 
     def _call(self, op: Operation, mask: Mask) -> None:
-        """`func.call` of a `func.func` or a device `gpu.func`: the active threads run
-        its body (its attributions get fresh storage) and get what each one returns."""
+        """`func.call` of a `func.func` (a device function, or IREE's workgroup code): the
+        active threads run its body and get what each one returns."""
         assert isinstance(op, func.CallOp)
         callee = _callee(op)
         arguments = [self.env[v] for v in op.arguments]
-        if isinstance(callee, gpu.FuncOp):
-            arguments += self.memory.allocations.attribution_values(callee, len(arguments))
         if self._call_depth >= MAX_CALL_DEPTH:
             raise SimulationError(f"calls nested more than {MAX_CALL_DEPTH} deep", op)
         entry = callee.body.blocks.first
@@ -424,16 +422,17 @@ class BlockInterpreter:
             self.env[result] = value
 
 
-def _callee(call: func.CallOp) -> func.FuncOp | gpu.FuncOp:
-    """The function `call` calls: the symbol in the nearest symbol table that has it."""
+def _callee(call: func.CallOp) -> func.FuncOp:
+    """The `func.func` `call` calls: the symbol in the nearest symbol table that has it."""
     table: Operation | None = call.parent_op()
     name = call.callee
     while table is not None:
         if table.has_trait(SymbolTable) and (found := SymbolTable.lookup_symbol(table, name)):
-            if not isinstance(found, func.FuncOp | gpu.FuncOp) or not found.body.blocks:
-                what = "a declaration" if isinstance(found, func.FuncOp) else f"'{found.name}'"
+            if not isinstance(found, func.FuncOp):
+                raise SimulationError(f"func.call of {name}, a '{found.name}'", call)
+            if not found.body.blocks:
                 raise SimulationError(
-                    f"func.call of {name}, {what}: the simulator has no body to run", call
+                    f"func.call of {name}, a declaration: the simulator has no body to run", call
                 )
             return found
         table = table.parent_op()
