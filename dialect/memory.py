@@ -218,6 +218,24 @@ def spelling_for(space: int, types: Iterable[Attribute]) -> Attribute:
     return integer_space(space)
 
 
+def view_ops(
+    source: SSAValue, byte_shift: SSAValue, sizes: Sequence[SSAValue], result_type: MemRefType
+) -> list[Operation]:
+    """A `memref.view` of the byte buffer `source` as `result_type`: MLIR's view keeps its
+    source's memory space attribute, so a result that spells the space otherwise (`3 :
+    i32` against `#gpu.address_space<workgroup>`) is the view cast to it. The last op's
+    result is the view."""
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    view_type = MemRefType(
+        result_type.element_type, result_type.shape, result_type.layout, source_type.memory_space
+    )
+    ops: list[Operation] = [memref.ViewOp(source, byte_shift, list(sizes), view_type)]
+    if view_type != result_type:
+        ops.append(memref.MemorySpaceCastOp(ops[0].results[0], result_type))
+    return ops
+
+
 __all__ = [
     "MemorySpace",
     "Scope",
@@ -235,4 +253,5 @@ __all__ = [
     "space_of",
     "spelling_for",
     "storage_of",
+    "view_ops",
 ]

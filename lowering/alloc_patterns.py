@@ -202,9 +202,11 @@ def dynamic_shared_view(alloc: AllocOp, kernel: gpu.FuncOp | None) -> list[Opera
     memref_type = _memref_type(alloc)
     base = DynamicSharedMemoryOp()
     keep_layout(base, single_func_layout(alloc, kernel))
+    # The base is cast to the allocation's spelling first: stock xdsl-opt, which reads
+    # the lowered IR too, does not know `#gpu.address_space` (the base's type).
     bytes_type = MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
     ops: list[Operation] = [base]
-    if bytes_type != base.memref.type:  # the allocation spells workgroup memory `3 : i32`
+    if bytes_type != base.memref.type:
         ops.append(memref.MemorySpaceCastOp(base.memref, bytes_type))
     zero = arith.ConstantOp.from_int_and_width(0, IndexType())
     view = memref.ViewOp(ops[-1].results[0], zero, list(alloc.dynamic_sizes), memref_type)

@@ -9,8 +9,9 @@ Every form of a buffer means the same thing (docs/design.md, "The IR contract"):
 - per thread (one slice per thread, never race-checked): private memory in any
   spelling, and a device-side `memref.alloc`/`alloca` in global memory (MLIR lowers
   them to a `malloc` or a stack slot of each thread);
-- launch-wide (one buffer for all blocks, race-checked across blocks): a global
-  `memref.global`, and kernel arguments (`sim.launch`).
+- launch-wide (one buffer for all blocks): a global `memref.global` (race-checked
+  across blocks in space 1, like a lowered heap argument), and kernel arguments
+  (`sim.launch`).
 
 The block's dynamic shared memory has the size the host gives the launch
 (`dynamic_shared_size`), within the chip's limit (`shared_bytes_limit`).
@@ -92,12 +93,13 @@ def dynamic_shared_size(kernel: gpu.FuncOp) -> int:
 def _launch_sizes(kernel: gpu.FuncOp) -> set[int] | None:
     """The constant sizes the launches of `kernel` give; None if there is none, or one
     whose size is computed at run time."""
-    module, top = kernel.parent_op(), kernel.parent_op()
-    while top is not None and top.parent_op() is not None:
-        top = top.parent_op()
-    if not isinstance(module, gpu.ModuleOp) or top is None:
+    gpu_module = kernel.parent_op()
+    if not isinstance(gpu_module, gpu.ModuleOp):
         return None
-    symbol = SymbolRefAttr(module.sym_name, [kernel.sym_name])
+    top: Operation = gpu_module
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    symbol = SymbolRefAttr(gpu_module.sym_name, [kernel.sym_name])
     sizes: set[int] = set()
     for op in top.walk():
         if not isinstance(op, gpu.LaunchFuncOp) or op.kernel != symbol:
@@ -258,9 +260,11 @@ class Allocations:
         shape = tuple(memref_type.get_shape())
         dtype = numpy_dtype(memref_type.element_type)
         if storage.scope is Scope.THREAD:  # a private global: each thread's own copy
-            view = self.new_storage(name, memref_type, shape, storage)
-            _initialise(view, global_op, self.interpreter.n_threads)
-            self.env[op.memref] = view
+            private = self.interpreter.block_state.private_globals
+            if name not in private:
+                private[name] = self.new_storage(name, memref_type, shape, storage)
+                _initialise(private[name], global_op, self.interpreter.n_threads)
+            self.env[op.memref] = private[name]
             return
         across = storage.scope is Scope.LAUNCH
         cache = self.launch.shared_by_blocks if across else self.interpreter.block_state.globals

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.sim.memory import Arena
+from gpu_alloc.sim.memory import Arena, MemRefView
 from gpu_alloc.sim.profile import Profile
 from gpu_alloc.sim.races import NO_AGENT, Access, Conflict
 
@@ -53,6 +53,9 @@ class BlockState:
     interval: int = 0
     tracked: list[Arena] = field(default_factory=list[Arena])
     globals: dict[str, Arena] = field(default_factory=dict[str, Arena])
+    """The block's own globals (workgroup ones, and its dynamic shared memory)."""
+    private_globals: dict[str, MemRefView] = field(default_factory=dict[str, MemRefView])
+    """Private globals: one copy per thread of the block."""
 
     def track(self, arena: Arena) -> None:
         if arena.interval_log is not None:

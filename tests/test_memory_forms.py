@@ -348,3 +348,29 @@ def test_calls_of_what_cannot_run_are_located_errors():
     )
     with pytest.raises(SimulationError, match="calls nested more than 64 deep"):
         simulate(corpus.parse(recursive), grid=[1], block=[4])
+
+
+def test_a_private_global_is_each_thread_s_own_and_keeps_its_value():
+    """`dense<5.0>` in each thread's copy; thread t adds t, and a second get_global of
+    the same symbol sees it: out[t] = 5 + t."""
+    text = """
+    gpu.module @m {
+      memref.global "private" @p : memref<1xf32, #gpu.address_space<private>> = dense<5.0>
+      gpu.func @k(%out: memref<64xf32>) kernel {
+        %c0 = arith.constant 0 : index
+        %t = gpu.thread_id x
+        %ti = arith.index_cast %t : index to i32
+        %v = arith.sitofp %ti : i32 to f32
+        %g = memref.get_global @p : memref<1xf32, #gpu.address_space<private>>
+        %old = memref.load %g[%c0] : memref<1xf32, #gpu.address_space<private>>
+        %s = arith.addf %old, %v : f32
+        memref.store %s, %g[%c0] : memref<1xf32, #gpu.address_space<private>>
+        %again = memref.get_global @p : memref<1xf32, #gpu.address_space<private>>
+        %x = memref.load %again[%c0] : memref<1xf32, #gpu.address_space<private>>
+        memref.store %x, %out[%t] : memref<64xf32>
+        gpu.return
+      }
+    }"""
+    result = simulate(corpus.parse(text), grid=[2], block=[64])
+    assert not result.races
+    np.testing.assert_array_equal(result.arguments[0].array, 5 + np.arange(64, dtype=np.float32))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.dialect.memory import view_ops
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
@@ -30,7 +31,7 @@ from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.layout_record import record_alias_layouts
 from gpu_alloc.transforms.memory_effects import takes_alignment
 from xdsl.context import Context
-from xdsl.dialects import memref, vector
+from xdsl.dialects import vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -40,12 +41,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-
-
-def _memref(value: SSAValue) -> MemRefType:
-    memref_type = value.type
-    assert isinstance(memref_type, MemRefType)
-    return memref_type
 
 
 def _backing_alignment(backing: SSAValue) -> int:
@@ -93,18 +88,7 @@ class FlattenAlias(RewritePattern):
         memref_type = alias.memref.type
         if not isinstance(pointer_op, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
             return
-        # memref.view keeps its source's memory space attribute: a Func whose type
-        # spells the space otherwise than its backing is a view cast to that spelling.
-        backing_space = _memref(pointer_op.backing).memory_space
-        view_type = MemRefType(
-            memref_type.element_type, memref_type.shape, memref_type.layout, backing_space
-        )
-        view = memref.ViewOp(
-            pointer_op.backing, pointer_op.offset, list(alias.dynamic_sizes), view_type
-        )
-        new_ops: list[Operation] = [view]
-        if view_type != memref_type:
-            new_ops.append(memref.MemorySpaceCastOp(view.result, memref_type))
+        new_ops = view_ops(pointer_op.backing, pointer_op.offset, alias.dynamic_sizes, memref_type)
         new_ops[-1].results[0].name_hint = alias.memref.name_hint
         shift_alignment = min(
             known_alignment(pointer_op.offset), _backing_alignment(pointer_op.backing)
