@@ -72,14 +72,8 @@ def is_workgroup_type(type_: Attribute) -> bool:
     return space_of(type_) is MemorySpace.SHARED
 
 
-def is_private_type(type_: Attribute) -> bool:
-    return space_of(type_) is MemorySpace.PRIVATE
-
-
-def _memref_type(op: Operation) -> Attribute:
-    if isinstance(op, memref.GlobalOp):
-        return op.type
-    return op.results[0].type if op.results else op.operands[0].type
+_ALLOCATING = (AllocOp, memref.AllocOp, memref.AllocaOp, memref.GlobalOp, memref.GetGlobalOp)
+"""The ops that make (or, `get_global`, name) a buffer whose storage the memref type says."""
 
 
 def allocation_storage(op: Operation) -> Storage | None:
@@ -95,11 +89,9 @@ def allocation_storage(op: Operation) -> Storage | None:
     None for any other op (a view, a cast: ask about its source)."""
     if is_dynamic_shared_memory(op):
         return Storage(MemorySpace.SHARED, Scope.BLOCK)
-    if not isinstance(op, AllocOp | memref.AllocOp | memref.AllocaOp | memref.GlobalOp) and (
-        not isinstance(op, memref.GetGlobalOp)
-    ):
+    if not isinstance(op, _ALLOCATING):
         return None
-    space = space_of(_memref_type(op))
+    space = space_of(op.type if isinstance(op, memref.GlobalOp) else op.results[0].type)
     if space is MemorySpace.SHARED:
         return Storage(space, Scope.BLOCK)
     if space is MemorySpace.PRIVATE:
@@ -248,7 +240,6 @@ __all__ = [
     "attributions",
     "function_arguments",
     "integer_space",
-    "is_private_type",
     "is_workgroup_type",
     "space_of",
     "spelling_for",
