@@ -2,8 +2,10 @@
 
 from gpu_alloc import xdsl_fixes as _xdsl_fixes
 from gpu_alloc.dialect.backing import (
+    DYNAMIC_SHARED_BYTES,
     HEAP_ARGUMENT_TYPE,
     HEAP_BYTES_PER_BLOCK,
+    dynamic_shared_bytes,
     heap_bytes_per_block,
     is_backing,
     is_heap_argument_type,
@@ -35,6 +37,7 @@ _xdsl_fixes.apply()  # before anything is parsed or printed with the dialect
 
 __all__ = [
     "BACKING_SPACES",
+    "DYNAMIC_SHARED_BYTES",
     "HEAP_ARGUMENT_TYPE",
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",
@@ -51,6 +54,7 @@ __all__ = [
     "MemorySpace",
     "OffsetPointerOp",
     "PtrType",
+    "dynamic_shared_bytes",
     "heap_bytes_per_block",
     "is_backing",
     "is_heap_argument_type",

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpu_alloc.dialect.memory import is_workgroup_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_type_name
 from gpu_alloc.targets import TARGETS, TargetDescription
-from xdsl.dialects import func, gpu
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Operation
 
@@ -349,6 +350,17 @@ def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) ->
         for op in gpu_module.walk():
             name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
             _check_types(op, name, target, backend)
+            if isinstance(op, memref.AllocOp | memref.AllocaOp) and is_workgroup_type(
+                op.memref.type
+            ):
+                # Per-block storage (gpu_alloc.dialect.memory): neither backend makes it
+                # shared memory (an alloca would be each thread's own).
+                raise GpuAllocPassError(
+                    f"the {backend} {target.backend_name} backend cannot lower workgroup "
+                    f"memory made by '{name}' in kernel '{_kernel_name(op)}' (run "
+                    "import-gpu-allocs first: it makes it the block's shared memory)",
+                    op,
+                )
             if name in CONTAINER_OPS:
                 continue
             row = row_of(name)

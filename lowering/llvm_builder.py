@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from gpu_alloc.dialect.memory import space_of
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.targets import DEFAULT_DEVICE, Device
 from xdsl.dialects import llvm
@@ -44,14 +45,17 @@ def llvm_type(type_attr: Attribute) -> Attribute:
 
 
 def address_space(memref_type: MemRefType) -> int:
-    """The LLVM address space of a memref whose memory space `to_llvm` already mapped
-    to the target's (`target_spaces`)."""
-    space = memref_type.memory_space
-    if isinstance(space, IntegerAttr):
-        return space.value.data
-    if isinstance(space, NoneAttr):
+    """The LLVM address space of a memref type: its memory space's number, in either
+    spelling (`gpu_alloc.dialect.memory`), which `to_llvm` has already made the target's
+    (`target_spaces`); 0 without one."""
+    if (space := space_of(memref_type)) is not None:
+        return int(space)
+    attr = memref_type.memory_space
+    if isinstance(attr, NoneAttr):
         return 0
-    raise GpuAllocPassError(f"memory space {space} has no LLVM address space")
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    raise GpuAllocPassError(f"memory space {attr} has no LLVM address space")
 
 
 def pointer_type(memref_type: MemRefType) -> llvm.LLVMPointerType:

@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     i1,
     i8,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 Lowering = Callable[[FunctionBuilder, Operation], Lowered]
 
@@ -172,16 +172,17 @@ def _same_descriptor(b: FunctionBuilder, op: Operation) -> Lowered:
     source, result = op.operands[0], op.results[0]
     if isinstance(op, memref.MemorySpaceCastOp):
         source_type, result_type = source.type, _memref_type(result)
-        same_space = (
-            isinstance(source_type, MemRefType)
-            and source_type.memory_space == result_type.memory_space
-        )
+        # The block's dynamic shared memory (whose type stock xdsl-opt cannot read), and
+        # two spellings of one space (`3 : i32`, `#gpu.address_space<workgroup>`).
         from_dynamic_shared = (
             isinstance(source.owner, Operation)
             and is_dynamic_shared_memory(source.owner)
             and address_space(result_type) == b.device.target.spaces.shared
         )
-        if not (same_space or from_dynamic_shared):
+        if not from_dynamic_shared and not (
+            isinstance(source_type, MemRefType)
+            and address_space(source_type) == address_space(result_type)
+        ):
             raise b.unsupported(op, "a cast between address spaces")
     b.memrefs[result] = b.descriptor(source)
     return None
@@ -246,6 +247,20 @@ def _dim(b: FunctionBuilder, op: Operation) -> Lowered:
     return [b.materialise(sizes[value.value.data])]
 
 
+def emit_alloca(
+    b: FunctionBuilder, count: SSAValue, element: Attribute, alignment: int
+) -> SSAValue:
+    """An `alloca` of `count` elements in the target's alloca address space."""
+    space = b.device.target.spaces.alloca
+    return b.emit(
+        llvm.AllocaOp.create(
+            operands=[count],
+            properties={"alignment": IntegerAttr(alignment, 64), "elem_type": element},
+            result_types=[llvm.LLVMPointerType(IntAttr(space) if space else NoneAttr())],
+        )
+    )
+
+
 def _alloca(b: FunctionBuilder, op: Operation) -> Lowered:
     assert isinstance(op, memref.AllocaOp)
     memref_type = _memref_type(op.memref)
@@ -257,14 +272,7 @@ def _alloca(b: FunctionBuilder, op: Operation) -> Lowered:
     alignment = (
         op.alignment.value.data if op.alignment is not None else _natural_alignment(memref_type)
     )
-    space = b.device.target.spaces.alloca
-    pointer = b.emit(
-        llvm.AllocaOp.create(
-            operands=[b.materialise(count)],
-            properties={"alignment": IntegerAttr(alignment, 64), "elem_type": element},
-            result_types=[llvm.LLVMPointerType(IntAttr(space) if space else NoneAttr())],
-        )
-    )
+    pointer = emit_alloca(b, b.materialise(count), element, alignment)
     b.memrefs[op.memref] = MemrefDescriptor(
         pointer, pointer, 0, sizes, row_major_strides(sizes, b.mul)
     )

@@ -25,7 +25,11 @@ import llvmlite.binding as llvm_binding
 from gpu_alloc.lowering.isolated import isolated
 from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
 from gpu_alloc.lowering.mlir_ids import prelower_ids
-from gpu_alloc.lowering.target_spaces import number_memory_spaces, renumber_address_spaces
+from gpu_alloc.lowering.target_spaces import (
+    attributions_as_buffers,
+    number_memory_spaces,
+    renumber_address_spaces,
+)
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library, find_mlir_opt
 from gpu_alloc.targets import Device
 from xdsl.dialects import gpu
@@ -85,6 +89,8 @@ def mlir_input(module: ModuleOp, device: Device | None = None) -> str:
     if device is not None and device.target.mlir.device_code_only:
         kept = [op.clone() for op in container.walk() if isinstance(op, gpu.ModuleOp)]
         container = ModuleOp(kept)
+    if device is not None and device.target.mlir.attributions_as_buffers:
+        attributions_as_buffers(container)
     if device is not None and device.target.mlir.numbered_spaces:
         number_memory_spaces(container)
     if device is not None:

@@ -18,11 +18,27 @@ address space in the LLVM IR MLIR made.
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.mlir_gpu import space_number
+from gpu_alloc.dialect import memory_space_of
+from gpu_alloc.dialect.memory import (
+    ATTRIBUTION_ATTRS,
+    attribution_alignment,
+    attribution_storage,
+    attributions,
+)
+from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
+from gpu_alloc.lowering.alloc_patterns import unique_symbol
+from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
 from gpu_alloc.targets import AddressSpaces
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, NoneAttr, i32
+from xdsl.dialects import gpu, memref
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, NoneAttr, StringAttr, UnitAttr, i32
 from xdsl.ir import Attribute, Operation
-from xdsl.pattern_rewriter import PatternRewriteWalker, TypeConversionPattern
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    TypeConversionPattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
 
 
 class _SpaceConversion(TypeConversionPattern):
@@ -36,7 +52,7 @@ class _SpaceConversion(TypeConversionPattern):
         if not isinstance(typ, MemRefType):
             return None
         space = typ.memory_space
-        number = 0 if isinstance(space, NoneAttr) else space_number(space)
+        number = 0 if isinstance(space, NoneAttr) else memory_space_of(typ)
         if number is None:
             return None
         target = number if self.spaces is None else self.spaces.llvm_space(number)
@@ -45,8 +61,20 @@ class _SpaceConversion(TypeConversionPattern):
         return MemRefType(typ.element_type, typ.get_shape(), typ.layout, IntegerAttr(target, i32))
 
 
+class _KeepingDynamicSharedMemory(RewritePattern):
+    """The conversion on every op but `gpu.dynamic_shared_memory`, whose type MLIR fixes
+    (`#gpu.address_space<workgroup>`)."""
+
+    def __init__(self, conversion: _SpaceConversion):
+        self.conversion = conversion
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not is_dynamic_shared_memory(op):
+            self.conversion.match_and_rewrite(op, rewriter)
+
+
 def _rewrite(op: Operation, pattern: _SpaceConversion) -> None:
-    walker = PatternRewriteWalker(pattern, apply_recursively=False)
+    walker = PatternRewriteWalker(_KeepingDynamicSharedMemory(pattern), apply_recursively=False)
     for region in op.regions:
         walker.rewrite_region(region)
 
@@ -66,3 +94,41 @@ def renumber_address_spaces(llvm_ir: str, renumbered: dict[int, int]) -> str:
     for source, target in renumbered.items():
         llvm_ir = llvm_ir.replace(f"addrspace({source})", f"addrspace({target})")
     return llvm_ir
+
+
+def attributions_as_buffers(op: Operation) -> None:
+    """Each `gpu.func` attribution inside `op` as the buffer it stands for: a private one a
+    `memref.alloca` at the entry, a workgroup one a `memref.global` of the `gpu.module`
+    read with `memref.get_global` (the same storage, aligned as the attribution says),
+    for MLIR lowerings whose own treatment of attributions differs from the embedded
+    backend's (SPIR-V: workgroup ones become `__local` kernel arguments)."""
+    for function in [f for f in op.walk() if isinstance(f, gpu.FuncOp)]:
+        table = function.parent_op()
+        entry = function.body.blocks[0] if function.body.blocks else None
+        if entry is None or not isinstance(table, gpu.ModuleOp):
+            continue
+        for argument in reversed(list(attributions(function))):
+            memref_type = argument.type
+            assert isinstance(memref_type, MemRefType)
+            alignment = attribution_alignment(argument)
+            storage = attribution_storage(argument)
+            if storage is not None and storage.is_shared:
+                symbol = unique_symbol(table, f"{function.sym_name.data}__{argument.index}")
+                global_op = memref.GlobalOp.get(
+                    StringAttr(symbol), memref_type, UnitAttr(), alignment=alignment
+                )
+                Rewriter.insert_op(global_op, InsertPoint.before(function))
+                buffer: Operation = memref.GetGlobalOp(symbol, memref_type)
+            else:
+                buffer = memref.AllocaOp.get(
+                    memref_type.element_type,
+                    alignment=alignment,
+                    shape=memref_type.get_shape(),
+                    layout=memref_type.layout,
+                    memory_space=memref_type.memory_space,
+                )
+            Rewriter.insert_op(buffer, InsertPoint.at_start(entry))
+            argument.replace_all_uses_with(buffer.results[0])
+            entry.erase_arg(argument)
+        for key in (*ATTRIBUTION_ATTRS, WORKGROUP_ATTRIBUTIONS):
+            function.attributes.pop(key, None)

@@ -17,10 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 from gpu_alloc.dialect import (
     HEAP_LAYOUT_ATTR,
+    MemorySpace,
     heap_bytes_per_block,
     is_heap_argument_type,
-    memory_space_of,
 )
+from gpu_alloc.dialect.memory import function_arguments, space_of
+from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
+from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.interpreter import BlockInterpreter
 from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
@@ -81,11 +84,7 @@ class SimulationResult:
 
 def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
     """The kernel called `name`, or the module's only kernel."""
-    kernels = [
-        op
-        for op in module.walk()
-        if isinstance(op, gpu.FuncOp) and (op.kernel is not None or "gpu.kernel" in op.attributes)
-    ]
+    kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp) and is_kernel(op)]
     if name is not None:
         named = [k for k in kernels if k.sym_name.data == name]
         if not named:
@@ -110,6 +109,7 @@ def simulate(
     profile: bool = False,
     dynamic_extent: int | None = None,
     arrays: Mapping[str, np.ndarray] | Sequence[np.ndarray] | None = None,
+    chip: str | None = None,
 ) -> SimulationResult:
     """Runs the kernel over `grid` blocks of `block` threads (stopping with a
     `SimulationError` after `max_thread_steps` thread-steps, if given); with `profile`, the
@@ -119,10 +119,12 @@ def simulate(
     kernel's memref arguments; copied, never written) where given, seeded random values
     otherwise. A given array must have the argument's element type and static sizes (its
     own sizes give the dynamic ones); a random argument's dynamic dimensions get
-    `dynamic_extent` elements (without it, a dynamically shaped argument is an error)."""
+    `dynamic_extent` elements (without it, a dynamically shaped argument is an error).
+    Shared memory is limited to what one block of `chip` may use (without a chip: the
+    most any chip gives)."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
-    launch = LaunchState(grid3, block3, max_thread_steps=max_thread_steps)
+    launch = _launch_state(func, grid3, block3, chip, max_thread_steps)
     if profile:
         launch.profile = new_profile(func, grid3, block3)
     given = _given_arrays(func, arrays)
@@ -146,6 +148,32 @@ def simulate(
     )
 
 
+def _launch_state(
+    func: gpu.FuncOp,
+    grid: tuple[int, int, int],
+    block: tuple[int, int, int],
+    chip: str | None,
+    max_thread_steps: int | None,
+) -> LaunchState:
+    limit = shared_bytes_limit(chip)
+    dynamic = dynamic_shared_size(func)
+    if dynamic > limit:
+        where = f"{chip} gives" if chip else "any chip gives"
+        raise SimulationError(
+            f"kernel '{func.sym_name.data}' is launched with {dynamic} bytes of dynamic "
+            f"shared memory, more than {where} a block ({limit} bytes)",
+            func,
+        )
+    return LaunchState(
+        grid,
+        block,
+        max_thread_steps=max_thread_steps,
+        shared_limit=limit,
+        chip=chip,
+        dynamic_shared_bytes=dynamic,
+    )
+
+
 def _dims(sizes: Sequence[int], what: str) -> tuple[int, int, int]:
     if not 1 <= len(sizes) <= 3 or any(s < 1 for s in sizes):
         raise SimulationError(f"--{what} needs one to three positive sizes, got {list(sizes)}")
@@ -161,13 +189,11 @@ def _make_arguments(
     dynamic_extent: int | None,
     given: Mapping[str, np.ndarray],
 ) -> tuple[list[object], list[tuple[str, MemRefView]]]:
-    entry = func.body.blocks.first
-    assert entry is not None
     values: list[object] = []
     results: list[tuple[str, MemRefView]] = []
     user_index = 0
     scalar_queue = list(scalars)
-    for position, argument in enumerate(entry.args):
+    for position, argument in enumerate(function_arguments(func)):
         name = argument.name_hint or f"arg{position}"
         arg_type = argument.type
         if isinstance(arg_type, MemRefType):
@@ -215,12 +241,11 @@ def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefVie
 
 
 def _memref_arguments(func: gpu.FuncOp) -> list[str]:
-    """The names of the kernel's memref arguments a caller gives (not the heap buffer)."""
-    entry = func.body.blocks.first
-    assert entry is not None
+    """The names of the kernel's memref arguments a caller gives (not the heap buffer,
+    not the attributions)."""
     return [
         argument.name_hint or f"arg{position}"
-        for position, argument in enumerate(entry.args)
+        for position, argument in enumerate(function_arguments(func))
         if isinstance(argument.type, MemRefType) and not is_heap_argument_type(argument.type)
     ]
 
@@ -287,15 +312,18 @@ def _random_memref(
 
 def _argument_view(name: str, memref_type: MemRefType, array: np.ndarray) -> MemRefView:
     """A kernel argument of `memref_type` (space 0 or 1, identity layout) holding `array`."""
-    space = memory_space_of(memref_type)
-    if space not in (None, 0, 1):
-        raise SimulationError(f"kernel argument %{name} : {memref_type} must be in space 0 or 1")
+    space = space_of(memref_type)
+    if space not in (None, MemorySpace.GLOBAL):
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} must be in global memory (no memory "
+            "space, 1 or #gpu.address_space<global>)"
+        )
     if isinstance(memref_type.layout, StridedLayoutAttr):
         raise SimulationError(
             f"kernel argument %{name} : {memref_type} must have the identity layout"
         )
     shape, dtype = tuple(array.shape), array.dtype
-    arena = Arena(name, space or 0, array.nbytes)
+    arena = Arena(name, int(space or 0), array.nbytes)
     arena.data[: array.nbytes] = array.reshape(-1).view(np.uint8)  # 0-d too
     return MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
 

@@ -111,6 +111,9 @@ AMD = TargetDescription(
             "--gpu-module-to-binary=format=isa",
         ),
         device_code_only=True,
+        # MLIR 22's ROCDL lowering gives a spelled private attribution a generic alloca
+        # its descriptor (in address space 5) cannot hold; numbered, it is right.
+        numbered_spaces=True,
         # MLIR 22's ROCDL lowering reads these through ockl (__ockl_get_local_size, ...),
         # a ROCm device library.
         prelowered_ids=("block_dim", "grid_dim"),

@@ -203,6 +203,9 @@ class MlirPipeline:
     numbered_spaces: bool = False
     """Hand MLIR the contract's numbers for spelled memory spaces (its lowering reads
     numbers only)."""
+    attributions_as_buffers: bool = False
+    """Hand MLIR a `gpu.func`'s attributions as the buffers they stand for (shared
+    globals, allocas): its own lowering of them differs from the embedded backend's."""
     renumbered_spaces: dict[int, int] = field(default_factory=dict[int, int])
     """Address spaces to renumber in the LLVM IR MLIR made (contract number: target's)."""
     device_code_only: bool = False

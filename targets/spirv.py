@@ -87,6 +87,10 @@ SPIRV = TargetDescription(
         # (and none) as global, and refuses a spelled private space outside attributions:
         # private memory goes through MLIR as 5 and is made Function storage (0) after.
         numbered_spaces=True,
+        # MLIR makes workgroup attributions `__local` kernel arguments (another kernel
+        # signature than the embedded backend's) and private ones pointers their numbered
+        # space cannot hold: both are handed to it as the buffers they stand for.
+        attributions_as_buffers=True,
         renumbered_spaces={5: 0},
     ),
     isa_versions=(10, 11, 12, 13, 14),

@@ -240,9 +240,11 @@ def test_sim_bad_arguments(tmp_path: Path, args: tuple[str, ...], expected: str)
 
 def test_sim_refuses_shared_memory_above_any_device_before_allocating(tmp_path: Path):
     text = KERNEL.replace("64xi32, 3", "100000000xi32, 3")
-    outcome = run_tool("sim", [str(write(tmp_path, text)), *SIM])
+    path = write(tmp_path, text)
+    outcome = run_tool("sim", [str(path), *SIM])
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "100000000xi32" in t)
     assert_one_located_error(
-        outcome, "gpu-alloc-sim: error: ", "shared allocation 'f' needs 400000000 bytes"
+        outcome, f"{path}:{line}:", "shared allocation 'f' needs 400000000 bytes"
     )
 
 

@@ -3,9 +3,11 @@
     gpu-alloc-layout KERNEL.mlir --svg OUT.svg [--profile-json PROFILE.json]
                      [--alignment N] [--max-shared-bytes N]
 
-Runs `fuse-gpu-allocs` and `flatten-aliases` on the input (both leave fused or
-flattened input as it is) and draws what `gpu_alloc.api.fusion_result` reads back: one
-panel per kernel and memory space (shared, heap), x = barrier stage, y = byte offset, one
+Runs `import-gpu-allocs`, `fuse-gpu-allocs` and `flatten-aliases` on the input (all
+three leave imported, fused or flattened input as it is, so MLIR's own forms are drawn
+too) and draws what `gpu_alloc.api.fusion_result` reads back for every kernel fuse
+fuses (`gpu.func` kernels, `gpu.launch` bodies, workgroup `func.func`s): one panel per
+kernel and memory space (shared, heap), x = barrier stage, y = byte offset, one
 labelled rectangle per Func spanning its stage interval and its bytes; the heading gives
 unfused -> fused bytes, the saving, the lower bound and whether it is proven optimal, and
 the barrier that begins each stage is drawn with its source line (`tools/layout_svg.py`
@@ -34,6 +36,7 @@ from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from gpu_alloc.transforms.fusion_result import FuncPlacement, read_fusion_result
 from gpu_alloc.transforms.gpu_buffers import fusable_kernels
+from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
 from gpu_alloc.transforms.kernel_ir import kernel_name
 from gpu_alloc.transforms.layout_record import barrier_lines, describe_barriers
 from gpu_alloc.transforms.lifetimes import stage_map
@@ -46,9 +49,10 @@ class LayoutError(Exception):
 
 
 def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int | None = None):
-    """Fuses and flattens `module` (in place) and returns every kernel's layouts: what
+    """Imports, fuses and flattens `module` (in place) and returns every kernel's layouts: what
     `gpu_alloc.api.fusion_result` reads back, with the barrier that begins each stage."""
     ctx = make_context()
+    ImportGpuAllocsPass().apply(ctx, module)
     FuseGpuAllocsPass(alignment=alignment, max_shared_bytes=max_shared_bytes).apply(ctx, module)
     FlattenAliasesPass().apply(ctx, module)
     barriers = {

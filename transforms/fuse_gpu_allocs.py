@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import PROVEN_OPTIMAL_ATTR, AliasOp, AllocOp, OffsetPointerOp
+from gpu_alloc.dialect.memory import spelling_for
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import byte_size_ops
 from gpu_alloc.provenance import derive
@@ -210,7 +211,8 @@ def _emit_space(builder: Builder, layout: SpaceLayout) -> None:
         return
     offsets, total = _layout_values(builder, funcs, layout)
     static_total = DYNAMIC_INDEX if plan.dynamic_order else plan.static_bytes
-    backing_type = MemRefType(i8, [static_total], memory_space=IntegerAttr(int(layout.space), 32))
+    spelling = spelling_for(layout.space, (op.memref.type for f in funcs for op in f.ops))
+    backing_type = MemRefType(i8, [static_total], memory_space=spelling)
     backing_op = AllocOp(
         layout.backing,
         backing_type,

@@ -3,9 +3,9 @@
 Guarantees, for every block-level region (`gpu.func`, kernel or not; `gpu.launch` body;
 `func.func` that allocates workgroup memory, see `gpu_buffers`):
 
-- Workgroup and private memory types are spelled `3 : i32` / `5 : i32` everywhere in the
-  module (`#gpu.address_space<workgroup>` and `memref<..., 3>` mean the same);
-  `gpu.dynamic_shared_memory` keeps MLIR's spelling behind a `memref.memory_space_cast`.
+- Every type keeps the spelling the user wrote (`#gpu.address_space<workgroup>` and
+  `memref<..., 3>` mean the same, `gpu_alloc.dialect.memory`): an imported allocation
+  has the type of the buffer it replaces, and nothing else is retyped.
 - Each workgroup/private `memref.alloc`/`alloca` becomes a `gpu_alloc.alloc` at the same
   place with the same dynamic sizes and alignment; its direct `memref.dealloc`s become
   `gpu_alloc.dealloc`. Each workgroup/private attribution of a `gpu.func` or a
@@ -28,16 +28,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AllocOp, DeallocOp
+from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect.memory import (
+    ATTRIBUTION_ATTRS,
+    attribution_alignment,
+    attribution_start,
+    is_workgroup_type,
+)
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.provenance import derive
 from gpu_alloc.remarks import Remark, emit_remark
 from gpu_alloc.transforms.gpu_buffers import (
-    attribution_start,
     block_level_regions,
     buffer_space,
     escape_of,
-    normalize_spaces,
     region_name,
 )
 from gpu_alloc.transforms.kernel_ir import walk_ops
@@ -72,7 +76,6 @@ class ImportGpuAllocsPass(ModulePass):
 def import_gpu_allocs(module: ModuleOp) -> list[Remark]:
     """Imports every buffer of `module` it can own; returns a remark per one it cannot
     (at the buffer's op: the alloc, the global, the function of an attribution)."""
-    normalize_spaces(module)
     regions = dict(block_level_regions(module))
     remarks: list[Remark] = []
     importers = {
@@ -89,7 +92,7 @@ def import_gpu_allocs(module: ModuleOp) -> list[Remark]:
             else:
                 importers[owner].import_allocation(op)
     for op in list(walk_ops(module)):
-        if isinstance(op, memref.GlobalOp) and buffer_space(op.type) == 3:
+        if isinstance(op, memref.GlobalOp) and is_workgroup_type(op.type):
             _import_global(op, module, importers, remarks)
     return remarks
 
@@ -119,11 +122,11 @@ class _RegionImporter:
         self.remarks = remarks
         self.where = region_name(owner)
         self.names = {o.alloc_name.data for o in walk_ops(owner) if isinstance(o, AllocOp)}
-        self.counters = {3: 0, 5: 0}
+        self.counters = {MemorySpace.SHARED: 0, MemorySpace.PRIVATE: 0}
 
-    def fresh_name(self, hint: str | None, space: int) -> str:
+    def fresh_name(self, hint: str | None, space: MemorySpace) -> str:
         if not hint or hint[0].isdigit():
-            prefix = "smem" if space == 3 else "pmem"
+            prefix = "smem" if space is MemorySpace.SHARED else "pmem"
             while f"{prefix}{self.counters[space]}" in self.names:
                 self.counters[space] += 1
             hint = f"{prefix}{self.counters[space]}"
@@ -177,7 +180,8 @@ class _RegionImporter:
                 self.remark(what, f"its storage is {escape.describe()}", func_op)
                 continue
             assert isinstance(arg.type, MemRefType)
-            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), attrs.align(index))
+            alignment = attribution_alignment(arg)
+            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), alignment)
             attrs.drop(index)
             alloc.memref.name_hint = arg.name_hint
             Rewriter.insert_op(alloc, InsertPoint.at_start(self.entry))
@@ -197,34 +201,22 @@ class _AttributionAttrs:
     """A `gpu.func`'s (or `gpu.launch`'s) per-attribution attribute dictionaries
     (`llvm.align`), in step with the attributions the importer removes."""
 
-    KEYS = ("workgroup_attrib_attrs", "private_attrib_attrs")
-
     def __init__(self, func_op: gpu.FuncOp | gpu.LaunchOp, n_workgroup: int):
         self.func_op = func_op
         self.n_workgroup = n_workgroup
         self.lists: list[list[Attribute] | None] = []
-        for key in self.KEYS:
+        for key in ATTRIBUTION_ATTRS:
             value = func_op.attributes.get(key)
             self.lists.append(list(value.data) if isinstance(value, ArrayAttr) else None)
 
-    def _where(self, index: int) -> tuple[int, int]:
-        return (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
-
-    def align(self, index: int) -> int | None:
-        which, position = self._where(index)
-        entries = self.lists[which]
-        entry = entries[position] if entries is not None and position < len(entries) else None
-        align = entry.data.get("llvm.align") if isinstance(entry, DictionaryAttr) else None
-        return align.value.data if isinstance(align, IntegerAttr) else None
-
     def drop(self, index: int) -> None:
-        which, position = self._where(index)
+        which, position = (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
         entries = self.lists[which]
         if entries is not None and position < len(entries):
             del entries[position]
 
     def store(self) -> None:
-        for key, entries in zip(self.KEYS, self.lists, strict=True):
+        for key, entries in zip(ATTRIBUTION_ATTRS, self.lists, strict=True):
             if entries is None:
                 continue
             if any(isinstance(e, DictionaryAttr) and e.data for e in entries):
@@ -266,7 +258,7 @@ def _import_global(
     memref_type = global_op.type
     assert isinstance(memref_type, MemRefType)
     alignment = global_op.alignment.value.data if global_op.alignment is not None else None
-    alloc = AllocOp(importer.fresh_name(symbol, 3), memref_type, (), alignment)
+    alloc = AllocOp(importer.fresh_name(symbol, MemorySpace.SHARED), memref_type, (), alignment)
     alloc.memref.name_hint = symbol
     derive(alloc, global_op)
     Rewriter.insert_op(alloc, InsertPoint.at_start(importer.entry))

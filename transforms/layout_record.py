@@ -21,7 +21,8 @@ from gpu_alloc.dialect import (
 )
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.source_lines import source_line
-from gpu_alloc.transforms.kernel_ir import kernels, walk_ops
+from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
+from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.memref_uses import memref_accesses
 from xdsl.dialects import arith, gpu, memref
@@ -156,11 +157,11 @@ def _merge(slices: list[FuncSlice]) -> list[FuncSlice]:
 
 def record_alias_layouts(module: ModuleOp) -> None:
     """Put a `gpu_alloc.layout` record on every backing that aliases still point into."""
-    for kernel in kernels(module):
+    for kernel in fusable_kernels(module):
         stages = stage_map(kernel)
         by_backing: dict[AllocOp, list[tuple[FuncSlice, FuncSlice]]] = {}
         for alias in walk_ops(kernel):
-            if not isinstance(alias, AliasOp):
+            if not isinstance(alias, AliasOp) or not owned_by(alias, kernel):
                 continue
             pointer = alias.pointer.owner
             if not isinstance(pointer, OffsetPointerOp):

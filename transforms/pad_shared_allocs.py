@@ -6,7 +6,9 @@ of a tile, a transpose, a stencil's vertical neighbours), elements one row apart
 on NVIDIA) they all fall in one bank (`gpu_alloc.banks`). Padding the innermost dimension by a few elements
 spreads them over the banks.
 
-Guarantees, per kernel, for every unfused static shared `gpu_alloc.alloc` of rank >= 2
+Guarantees, per kernel (every block-level region fuse fuses: `gpu.func` kernels,
+`gpu.launch` bodies, workgroup `func.func`s), for every unfused static shared
+`gpu_alloc.alloc` of rank >= 2
 whose only uses are `memref.load`/`memref.store`/`gpu_alloc.dealloc` and which some
 load or store indexes, in an outer dimension, with a value that varies across the
 threads of a warp (it depends on the thread id along x, the lane id or memory; along y
@@ -42,11 +44,19 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.targets import BankModel, Device
 from gpu_alloc.transforms.device_option import device_option
-from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels, walk_ops
+from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
+from gpu_alloc.transforms.kernel_ir import (
+    LAUNCH_THREAD_IDS,
+    Kernel,
+    ThreadDependence,
+    kernel_name,
+    launch_thread_id,
+    walk_ops,
+)
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
@@ -65,9 +75,9 @@ class WarpVariation:
     such as memory); a value depending on y or z only does when the kernel's
     `gpu.known_block_size` says blocks are narrower than a warp along x."""
 
-    def __init__(self, kernel: gpu.FuncOp, lanes: int):
+    def __init__(self, kernel: Kernel, lanes: int):
         self.depends_on_thread = ThreadDependence(kernel)
-        known = kernel.known_block_size
+        known = kernel.known_block_size if isinstance(kernel, gpu.FuncOp) else None
         self.narrow_x = known is not None and int(known.get_values()[0]) < lanes
         self._dims: dict[SSAValue, set[str]] = {}
 
@@ -86,6 +96,8 @@ class WarpVariation:
             dims: set[str] = set()
         elif isinstance(owner, gpu.ThreadIdOp | gpu.GlobalIdOp):
             dims = {str(owner.dimension.data)}
+        elif isinstance(value, BlockArgument) and launch_thread_id(value):
+            dims = {"xyz"[value.index - LAUNCH_THREAD_IDS.start]}
         elif not isinstance(owner, Operation) or isinstance(owner, gpu.LaneIdOp):
             dims = {"x"} if isinstance(owner, gpu.LaneIdOp) else {"?"}
         elif owner.regions or not is_side_effect_free(owner):
@@ -225,12 +237,14 @@ class PadSharedAllocsPass(ModulePass):
         if limit is None:
             limit = device.shared_bytes_per_block
         plans: list[list[_Candidate]] = []
-        for kernel in kernels(op):
+        for kernel in fusable_kernels(op):
             varies = WarpVariation(kernel, model.lanes)
             shared = [
                 o
                 for o in walk_ops(kernel)
-                if isinstance(o, AllocOp | AliasOp) and o.space == MemorySpace.SHARED
+                if isinstance(o, AllocOp | AliasOp)
+                and o.space == MemorySpace.SHARED
+                and owned_by(o, kernel)
             ]
             found = [c for o in shared if (c := _candidate(o, varies, model))]
             for c in found:

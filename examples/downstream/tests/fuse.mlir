@@ -21,8 +21,8 @@ gpu.module @m {
     gpu.return
   }
 }
-// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<1024xi8, 3 : i32>
-// CHECK-NEXT: %{{.*}} = gpu_alloc.offset_pointer %shared_alloc[%[[ZERO:.*]]] : memref<1024xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
+// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<1024xi8, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %{{.*}} = gpu_alloc.offset_pointer %shared_alloc[%[[ZERO:.*]]] : memref<1024xi8, #gpu.address_space<workgroup>> -> !gpu_alloc.ptr<3 : i32>
 // CHECK-NEXT: %a = gpu_alloc.alias "a"
 // CHECK-NEXT: %{{.*}} = gpu_alloc.offset_pointer %shared_alloc[%[[ZERO]]]
 // CHECK-NEXT: %b = gpu_alloc.alias "b"

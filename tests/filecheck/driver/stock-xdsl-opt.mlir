@@ -37,7 +37,7 @@ builtin.module {
 // MLIR-NOT: Traceback
 // MLIR:     mlir-syntax-over-limit.mlir:3:3: error: kernel 'k' needs 65536 bytes of shared memory, over the limit of 49152 (max-shared-bytes); largest: 'tile' (65536 B)
 // MLIR-NEXT: gpu.func @k(%out: memref<16384xf32>) kernel {
-// MLIR-OK: %tile = gpu_alloc.alloc "tile" : memref<16384xf32, 3 : i32>
+// MLIR-OK: %tile = gpu_alloc.alloc "tile" : memref<16384xf32, #gpu.address_space<workgroup>>
 
 // TRACEBACK: Traceback (most recent call last):
 // TRACEBACK: gpu_alloc.errors.GpuAllocPassError: kernel 'k' needs 60000 bytes

@@ -55,7 +55,7 @@ gpu.module @m {
     gpu.return
   }
 }
-// CHECK: "memref.global"() <{sym_name = "disjoint__shared_alloc", type = memref<512xi8, 3 : i32>
+// CHECK: "memref.global"() <{sym_name = "disjoint__shared_alloc", type = memref<512xi8, #gpu.address_space<workgroup>>
 
 // -----
 
