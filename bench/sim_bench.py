@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 from gpu_alloc.sim.launch import simulate
-from gpu_alloc.sim.loading import parse_module
+from gpu_alloc.tools.sim_loading import parse_module
 
 TILE = 16
 STAGES = 6

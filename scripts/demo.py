@@ -47,9 +47,9 @@ def demo(path: Path) -> None:
 
 def draw_layout(path: Path, folder: Path = Path("build/layouts")) -> None:
     """The example's fused layout as a picture (what `gpu-alloc-layout` draws)."""
-    from gpu_alloc.sim.loading import load_module
     from gpu_alloc.tools.layout import fused_layouts
     from gpu_alloc.tools.layout_svg import render_svg
+    from gpu_alloc.tools.sim_loading import load_module
 
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"{path.stem}.svg"

@@ -160,7 +160,7 @@ def _simulate(
     example: Path, grid: Sequence[int], block: Sequence[int], seed: int
 ) -> list[np.ndarray]:
     from gpu_alloc.sim.launch import simulate
-    from gpu_alloc.sim.loading import load_module
+    from gpu_alloc.tools.sim_loading import load_module
 
     result = simulate(load_module(str(example)), grid=grid, block=block, seed=seed)
     return [argument.array for argument in result.arguments]

@@ -7,8 +7,9 @@ barriers not reached by every thread of a block, and out-of-bounds accesses.
 Modules: `launch` (arguments, blocks, results: `simulate`), `interpreter` (control
 flow, gpu ops), `arith` and `memory_ops` (op semantics), `memory` (byte arenas and
 views), `races` (per-byte access logs), `profile` (per-Func counts and bank
-conflicts for `--profile`), `state`, `control_flow`, `loading`, `cli`
-(the `gpu-alloc-sim` command).
+conflicts for `--profile`), `state`, `control_flow`, `allocations`. The
+`gpu-alloc-sim` command and its input reading are tools (`gpu_alloc.tools.sim_cli`,
+`gpu_alloc.tools.sim_loading`): the simulator imports no tool, no pass, no backend.
 """
 
 from gpu_alloc.sim.errors import BarrierDivergenceError, MemoryAccessError, SimulationError

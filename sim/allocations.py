@@ -35,6 +35,13 @@ from gpu_alloc.sim.control_flow import Mask, uniform_int
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.memory import MemRefView, identity_strides, numpy_dtype
 from gpu_alloc.sim.profile_hooks import note_layout
+from gpu_alloc.targets import (
+    DEFAULT_DEVICE,
+    Device,
+    TargetOptionError,
+    largest_shared_bytes_per_block,
+    resolve,
+)
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -50,9 +57,9 @@ from xdsl.utils.exceptions import VerifyException
 if TYPE_CHECKING:
     from gpu_alloc.sim.memory_ops import ExecutionContext
 
-DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024
+DEFAULT_DYNAMIC_SHARED_BYTES = DEFAULT_DEVICE.shared_bytes_per_block
 """The dynamic shared memory of a kernel whose launch size the simulator cannot tell:
-what CUDA gives a launch without the opt-in."""
+what CUDA gives a launch without the opt-in (48 KiB)."""
 
 DYNAMIC_SHARED_KEY = "<dynamic shared memory>"
 
@@ -60,26 +67,28 @@ PRIVATE_ALIGNMENT = 16
 """Per-thread storage starts at multiples of this within its arena."""
 
 
-def shared_bytes_limit(chip: str | None) -> int:
-    """The most shared memory one block may use: what `chip` gives (with the opt-in
-    above 48 KiB), or the most any chip gives when none is named. The one place the
-    simulator asks the target description (imported here, not at the top, so that
-    loading the simulator does not load the lowering package)."""
-    from gpu_alloc.lowering.targets import CHIPS, TargetOptionError, chip_named
-
-    if chip is None:
-        return max(c.shared_bytes_per_block for c in CHIPS.values())
+def simulated_device(target: str | None, chip: str | None) -> Device | None:
+    """The device `--target`/`--chip` name (a target alone: its default chip), or None
+    when neither is named. The one place the simulator reads the target description."""
+    if not target and not chip:
+        return None
     try:
-        return chip_named(chip).shared_bytes_per_block
+        return resolve(target or "", chip or "")
     except TargetOptionError as error:
         raise SimulationError(str(error)) from None
 
 
-def dynamic_shared_size(kernel: gpu.FuncOp) -> int:
+def shared_bytes_limit(device: Device | None) -> int:
+    """The most shared memory one block may use: what the device's chip gives (with
+    NVIDIA's opt-in above 48 KiB), or the most any chip gives when none is named."""
+    return largest_shared_bytes_per_block() if device is None else device.shared_bytes_per_block
+
+
+def dynamic_shared_size(kernel: gpu.FuncOp, limit: int | None = None) -> int:
     """The bytes of dynamic shared memory a launch of `kernel` gets: what the module's
     `gpu.launch_func`s of it pass (`dynamic_shared_memory_size`, 0 when absent), when
     all are constants that agree; else the kernel's `gpu_alloc.dynamic_shared_bytes`
-    record; else `DEFAULT_DYNAMIC_SHARED_BYTES`."""
+    record; else `DEFAULT_DYNAMIC_SHARED_BYTES`, or the block's `limit` if smaller."""
     sizes = _launch_sizes(kernel)
     if sizes is not None and len(sizes) == 1:
         return next(iter(sizes))
@@ -87,7 +96,11 @@ def dynamic_shared_size(kernel: gpu.FuncOp) -> int:
         recorded = dynamic_shared_bytes(kernel)
     except VerifyException as error:
         raise SimulationError(f"kernel '{kernel.sym_name.data}': {error}", kernel) from None
-    return DEFAULT_DYNAMIC_SHARED_BYTES if recorded is None else recorded
+    if recorded is not None:
+        return recorded
+    return (
+        DEFAULT_DYNAMIC_SHARED_BYTES if limit is None else min(DEFAULT_DYNAMIC_SHARED_BYTES, limit)
+    )
 
 
 def _launch_sizes(kernel: gpu.FuncOp) -> set[int] | None:

@@ -267,11 +267,21 @@ class BlockInterpreter:
         assert isinstance(op, ShuffleOp)
         n = self.n_threads
         value, offset, width = (np.broadcast_to(self.env[v], (n,)) for v in op.operands)
-        result, valid = shuffle(op, value, offset, width, mask)
+        result, valid = shuffle(op, value, offset, width, mask, self._lanes(op))
         self.env[op.shuffle_result], self.env[op.valid] = result, valid
 
     def _lane_id(self, op: Operation, mask: Mask) -> None:
-        self.env[op.results[0]] = np.arange(self.n_threads, dtype=np.int64) % 32
+        self.env[op.results[0]] = np.arange(self.n_threads, dtype=np.int64) % self._lanes(op)
+
+    def _lanes(self, op: Operation) -> int:
+        """The device's warp or wavefront lanes, or an error where it has no fixed size."""
+        if self.launch.lanes is None:
+            raise SimulationError(
+                f"'{op.name}' needs the sub-group size, which the device leaves open: "
+                "name a chip with --chip",
+                op,
+            )
+        return self.launch.lanes
 
     def _barrier(self, op: Operation, mask: Mask) -> None:
         if mask is not None and not mask.all():

@@ -1,5 +1,6 @@
 """`gpu.shuffle` in the simulator: every active thread reads a value of another lane of
-its warp (32 consecutive linear thread ids), as MLIR's GPU dialect defines it.
+its warp (the device's warp or wavefront: 32 or 64 consecutive linear thread ids), as
+MLIR's GPU dialect defines it.
 
 With `lane` the thread's lane in its warp, the source lane is `lane ^ offset` (`xor`),
 `lane - offset` (`up`), `lane + offset` (`down`) or `offset` (`idx`); `%valid` is whether
@@ -15,16 +16,20 @@ from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleMode, ShuffleOp
 from gpu_alloc.sim.control_flow import Mask
 from gpu_alloc.sim.errors import SimulationError
 
-WARP_SIZE = 32
-
 
 def shuffle(
-    op: ShuffleOp, value: np.ndarray, offset: np.ndarray, width: np.ndarray, mask: Mask
+    op: ShuffleOp,
+    value: np.ndarray,
+    offset: np.ndarray,
+    width: np.ndarray,
+    mask: Mask,
+    lanes: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The shuffled values and the `%valid` flags of all threads of the block."""
+    """The shuffled values and the `%valid` flags of all threads of the block, in warps of
+    `lanes` threads."""
     n = value.shape[0]
     ids = np.arange(n, dtype=np.int64)
-    lane = ids % WARP_SIZE
+    lane = ids % lanes
     offset = offset.astype(np.int64)
     source = {
         ShuffleMode.XOR: lane ^ offset,

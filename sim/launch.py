@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from gpu_alloc.banks import DEFAULT_BANK_MODEL
 from gpu_alloc.dialect import (
     HEAP_LAYOUT_ATTR,
     MemorySpace,
@@ -23,12 +24,13 @@ from gpu_alloc.dialect import (
 )
 from gpu_alloc.dialect.memory import function_arguments, space_of
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
-from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit
+from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit, simulated_device
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.interpreter import BlockInterpreter
 from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
 from gpu_alloc.sim.profile import Profile, new_profile
 from gpu_alloc.sim.state import LaunchState, Race
+from gpu_alloc.targets import DEFAULT_DEVICE, Device
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -110,6 +112,7 @@ def simulate(
     dynamic_extent: int | None = None,
     arrays: Mapping[str, np.ndarray] | Sequence[np.ndarray] | None = None,
     chip: str | None = None,
+    target: str | None = None,
 ) -> SimulationResult:
     """Runs the kernel over `grid` blocks of `block` threads (stopping with a
     `SimulationError` after `max_thread_steps` thread-steps, if given); with `profile`, the
@@ -120,13 +123,17 @@ def simulate(
     otherwise. A given array must have the argument's element type and static sizes (its
     own sizes give the dynamic ones); a random argument's dynamic dimensions get
     `dynamic_extent` elements (without it, a dynamically shaped argument is an error).
-    Shared memory is limited to what one block of `chip` may use (without a chip: the
-    most any chip gives)."""
+    `target`/`chip` name the device (`gpu_alloc.targets`; a target alone: its default
+    chip): shared memory is limited to what one of its blocks may use, `gpu.lane_id` and
+    `gpu.shuffle` count its warp or wavefront lanes, the profile uses its bank model;
+    without either: the most any chip gives, 32 lanes, NVIDIA's banks."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
-    launch = _launch_state(func, grid3, block3, chip, max_thread_steps)
+    device = simulated_device(target, chip)
+    launch = _launch_state(func, grid3, block3, device, max_thread_steps)
     if profile:
-        launch.profile = new_profile(func, grid3, block3)
+        bank_model = DEFAULT_BANK_MODEL if device is None else device.bank_model
+        launch.profile = new_profile(func, grid3, block3, bank_model)
     given = _given_arrays(func, arrays)
     values, results = _make_arguments(func, launch, seed, list(scalars), dynamic_extent, given)
     if launch.profile is not None:
@@ -152,11 +159,12 @@ def _launch_state(
     func: gpu.FuncOp,
     grid: tuple[int, int, int],
     block: tuple[int, int, int],
-    chip: str | None,
+    device: Device | None,
     max_thread_steps: int | None,
 ) -> LaunchState:
-    limit = shared_bytes_limit(chip)
-    dynamic = dynamic_shared_size(func)
+    limit = shared_bytes_limit(device)
+    dynamic = dynamic_shared_size(func, limit)
+    chip = None if device is None else device.chip.name
     if dynamic > limit:
         where = f"{chip} gives" if chip else "any chip gives"
         raise SimulationError(
@@ -170,6 +178,7 @@ def _launch_state(
         max_thread_steps=max_thread_steps,
         shared_limit=limit,
         chip=chip,
+        lanes=DEFAULT_DEVICE.wave_size if device is None else device.wave_size,
         dynamic_shared_bytes=dynamic,
     )
 

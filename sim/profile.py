@@ -263,9 +263,15 @@ class Profile:
         return "\n".join(lines)
 
 
-def new_profile(kernel: gpu.FuncOp, grid: tuple[int, ...], block: tuple[int, ...]) -> Profile:
-    """An empty profile of `kernel`, with its barrier stages numbered."""
-    profile = Profile(kernel.sym_name.data, grid, block)
+def new_profile(
+    kernel: gpu.FuncOp,
+    grid: tuple[int, ...],
+    block: tuple[int, ...],
+    bank_model: BankModel | None = DEFAULT_BANK_MODEL,
+) -> Profile:
+    """An empty profile of `kernel`, with its barrier stages numbered, counting bank
+    conflicts with `bank_model` (None: none)."""
+    profile = Profile(kernel.sym_name.data, grid, block, bank_model)
     profile.stages = stage_map(kernel)
     return profile
 

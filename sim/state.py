@@ -8,6 +8,7 @@ from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena, MemRefView
 from gpu_alloc.sim.profile import Profile
 from gpu_alloc.sim.races import NO_AGENT, Access, Conflict
+from gpu_alloc.targets import DEFAULT_DEVICE, largest_shared_bytes_per_block
 
 _SPACE_NAMES = {1: "global (heap)", 3: "shared"}
 
@@ -85,10 +86,13 @@ class LaunchState:
     _func_ids: dict[str, int] = field(default_factory=dict[str, int])
     profile: Profile | None = None
     """Per-Func counts, when the caller asked for a profile."""
-    shared_limit: int = 227 * 1024
+    shared_limit: int = field(default_factory=largest_shared_bytes_per_block)
     """The most shared memory one block may use (`allocations.shared_bytes_limit`)."""
     chip: str | None = None
     """The chip whose limit that is, for the messages; None: any chip."""
+    lanes: int | None = DEFAULT_DEVICE.wave_size
+    """Threads of a warp or wavefront (`gpu.lane_id`, `gpu.shuffle`); None where the
+    target leaves it to the device."""
     dynamic_shared_bytes: int = 0
     """What `gpu.dynamic_shared_memory` gives each block (`allocations.dynamic_shared_size`)."""
 

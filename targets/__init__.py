@@ -71,6 +71,11 @@ DEFAULT_DEVICE = Device(NVIDIA, BASELINE)
 memory, warps of 32, 32 banks of 4 bytes), the project's limits before targets."""
 
 
+def largest_shared_bytes_per_block() -> int:
+    """The most shared memory any chip of any target gives one block."""
+    return max(chip.shared_bytes_per_block for t in TARGETS.values() for chip in t.chips)
+
+
 def target_named(name: str) -> TargetDescription:
     """The target called `name`, or a `TargetOptionError` listing the known ones."""
     try:
@@ -121,6 +126,7 @@ __all__ = [
     "MlirPipeline",
     "TargetDescription",
     "TargetOptionError",
+    "largest_shared_bytes_per_block",
     "resolve",
     "target_named",
     "target_of_chip",

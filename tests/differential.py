@@ -23,7 +23,7 @@ from pathlib import Path
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
-from gpu_alloc.sim.loading import make_context, parse_module
+from gpu_alloc.tools.sim_loading import make_context, parse_module
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass

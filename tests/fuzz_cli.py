@@ -33,9 +33,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpu_alloc.sim.cli import main as sim_main
 from gpu_alloc.tools.opt import main as opt_main
 from gpu_alloc.tools.pack import main as pack_main
+from gpu_alloc.tools.sim_cli import main as sim_main
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -349,7 +349,7 @@ def run_in_subprocess(tool: str, args: Sequence[str]) -> Outcome:
     the process (and must count as a failure, not end the fuzzer)."""
     module = {
         "opt": "gpu_alloc.tools.opt",
-        "sim": "gpu_alloc.sim.cli",
+        "sim": "gpu_alloc.tools.sim_cli",
         "pack": "gpu_alloc.tools.pack",
     }
     result = subprocess.run(

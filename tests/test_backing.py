@@ -10,7 +10,7 @@ from gpu_alloc.dialect import (
     is_backing,
     set_heap_bytes_per_block,
 )
-from gpu_alloc.sim.loading import make_context
+from gpu_alloc.tools.sim_loading import make_context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
 from xdsl.parser import Parser

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 from differential import Launch, check_pipeline, run
 from gpu_alloc.dialect.ops import AliasOp, AllocOp
-from gpu_alloc.sim.loading import make_context, parse_module
+from gpu_alloc.tools.sim_loading import make_context, parse_module
 from gpu_alloc.transforms import FuseGpuAllocsPass, RemoveDeadAllocsPass
 from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernels, walk_ops
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map

@@ -24,7 +24,7 @@ from differential import (
     run,
 )
 from gpu_alloc.sim.errors import MemoryAccessError
-from gpu_alloc.sim.loading import parse_module
+from gpu_alloc.tools.sim_loading import parse_module
 from handfused import fuse_heap, fuse_shared, lower_shared_backing
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-from gpu_alloc.sim.loading import make_context
+from gpu_alloc.tools.sim_loading import make_context
 from gpu_alloc.transforms import (
     FlattenAliasesPass,
     FuseGpuAllocsPass,

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 from differential import Launch, assert_same_behaviour, run
-from gpu_alloc.sim.loading import parse_module
+from gpu_alloc.tools.sim_loading import parse_module
 from handfused import fuse_shared
 from hypothesis import HealthCheck, Phase, find, given, settings
 from kernelgen import MAYBE_BARRIERS, FuncSpec, GeneratedKernel, kernels, mlir_form_kernels

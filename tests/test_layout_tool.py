@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from gpu_alloc.sim import simulate
-from gpu_alloc.sim.loading import load_module
-from gpu_alloc.sim.loading import parse_module as load_module_text
 from gpu_alloc.tools.layout import main
+from gpu_alloc.tools.sim_loading import load_module
+from gpu_alloc.tools.sim_loading import parse_module as load_module_text
 from many_funcs import many_funcs_kernel
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpu_alloc.sim.loading import parse_module
+from gpu_alloc.tools.sim_loading import parse_module
 from gpu_alloc.transforms.memory_effects import UseKind, takes_alignment, use_kind
 from gpu_alloc.transforms.memref_uses import memref_accesses
 from xdsl.dialects import memref

@@ -318,7 +318,7 @@ def test_a_barrier_reached_by_part_of_the_block_is_named_at_its_place(tmp_path: 
     with pytest.raises(BarrierDivergenceError, match="gpu.barrier in 'helper' reached by 32 of 64"):
         simulate(corpus.parse(path.read_text()), grid=[1], block=[64])
     done = subprocess.run(
-        [sys.executable, "-m", "gpu_alloc.sim.cli", str(path), "--grid", "1", "--block", "64"],
+        [sys.executable, "-m", "gpu_alloc.tools.sim_cli", str(path), "--grid", "1", "--block", "64"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 4 and done.stdout == ""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from gpu_alloc.sim import simulate
-from gpu_alloc.sim.loading import load_module
+from gpu_alloc.tools.sim_loading import load_module
 from lowering_support import run_pipeline
 
 KERNELS = Path(__file__).resolve().parent / "sim_kernels"

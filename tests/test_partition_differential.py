@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gpu_alloc.sim.launch import SimulationResult, simulate
-from gpu_alloc.sim.loading import parse_module
+from gpu_alloc.tools.sim_loading import parse_module
 from gpu_alloc.transforms import (
     PartitionLoopsPass,
     RemoveDeadAllocsPass,

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from gpu_alloc.sim.cli import main
+from gpu_alloc.tools.sim_cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 STENCIL = ROOT / "examples" / "stencil_chain.mlir"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from gpu_alloc.sim.cli import main
+from gpu_alloc.tools.sim_cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 MIXED = str(ROOT / "examples" / "mixed_types.mlir")

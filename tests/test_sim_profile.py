@@ -10,8 +10,8 @@ import pytest
 from differential import Launch
 from gpu_alloc.banks import bank_conflicts
 from gpu_alloc.sim import simulate
-from gpu_alloc.sim.cli import main
-from gpu_alloc.sim.loading import load_module, parse_module
+from gpu_alloc.tools.sim_cli import main
+from gpu_alloc.tools.sim_loading import load_module, parse_module
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
 from lowering_support import run_pipeline

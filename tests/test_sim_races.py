@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from gpu_alloc.sim.errors import BarrierDivergenceError, MemoryAccessError, SimulationError
 from gpu_alloc.sim.launch import simulate
-from gpu_alloc.sim.loading import parse_module
+from gpu_alloc.tools.sim_loading import parse_module
 
 
 def kernel(

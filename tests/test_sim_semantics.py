@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
-from gpu_alloc.sim.loading import load_module, parse_module
+from gpu_alloc.tools.sim_loading import load_module, parse_module
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

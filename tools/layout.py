@@ -29,9 +29,9 @@ from typing import Any
 from gpu_alloc.dialect import FuncSlice
 from gpu_alloc.errors import GpuAllocPassError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.sim.loading import load_module, make_context
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
+from gpu_alloc.tools.sim_loading import load_module, make_context
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from gpu_alloc.transforms.fusion_result import FuncPlacement, read_fusion_result

@@ -103,16 +103,20 @@ def _conflicts(profile: Profile | None) -> dict[str, int]:
 
 
 def padding_advice(
-    module: ModuleOp, result: SimulationResult, rerun: Callable[[ModuleOp], SimulationResult]
+    module: ModuleOp,
+    result: SimulationResult,
+    rerun: Callable[[ModuleOp], SimulationResult],
+    chip: str = "",
 ) -> Advice:
-    """What padding would do for the Funcs of `result`'s profile that have bank conflicts;
-    `rerun` simulates a module with the same launch (and a profile)."""
+    """What padding would do for the Funcs of `result`'s profile that have bank conflicts,
+    with `chip`'s bank model; `rerun` simulates a module with the same launch (and a
+    profile)."""
     before = {name: n for name, n in _conflicts(result.profile).items() if n}
     if not before:
         return Advice([], [])
     padded_module = module.clone()
     try:
-        PadSharedAllocsPass().apply(Context(), padded_module)
+        PadSharedAllocsPass(chip=chip).apply(Context(), padded_module)
     except GpuAllocPassError as error:
         return Advice([], sorted(before), error.message)
     old, new = _shared_types(module), _shared_types(padded_module)

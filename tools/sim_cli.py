@@ -2,7 +2,7 @@
 
     gpu-alloc-sim KERNEL.mlir [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z]
                   [--seed N] [--scalars V,...] [--out DIR] [--max-steps N]
-                  [--profile] [--profile-json OUT.json] [--dynamic-extent N] [--chip sm_XX]
+                  [--profile] [--profile-json OUT.json] [--dynamic-extent N] [--target T] [--chip C]
 
 Prints `NAME SHAPExTYPE sha256=HEX` for every memref argument after the run (so two
 runs compare by their output), then any races on stderr. Exit codes: 0 ok, 1 bad
@@ -12,8 +12,10 @@ GPU), 5 an out-of-bounds access or view. An error about one op is printed at its
 `file:line:col`. `--profile` prints the per-Func profile (`gpu_alloc.sim.profile`)
 after the digests, with each barrier stage named by its barriers' source lines and,
 where `pad-shared-allocs` would remove bank conflicts, what it would cost
-(`gpu_alloc.tools.padding_advice`); `--profile-json` writes both. `--chip` limits shared
-memory to what one block of that chip may use (default: the most any chip gives).
+(`gpu_alloc.tools.padding_advice`); `--profile-json` writes both. `--target`/`--chip` name the
+device (`gpu_alloc.targets`): its shared memory per block, its warp or wavefront lanes
+(`gpu.lane_id`, `gpu.shuffle`: 64 on CDNA), its bank model for `--profile` (default: the
+most any chip gives, 32 lanes, NVIDIA's banks).
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ import numpy as np
 from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
-from gpu_alloc.sim.loading import load_located_module
+from gpu_alloc.targets import TARGETS, resolve
 from gpu_alloc.tools.diagnostics import SourceMap, format_op_error
+from gpu_alloc.tools.sim_loading import load_located_module
 from gpu_alloc.version import add_version_option
 from xdsl.dialects.builtin import ModuleOp
 
@@ -95,9 +98,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--chip",
-        metavar="sm_XX",
-        help="limit shared memory to what one block of this chip may use "
-        "(default: the most any chip gives)",
+        metavar="CHIP",
+        help=f"the chip to simulate ({', '.join(t.default_chip for t in TARGETS.values())}, "
+        "...): shared memory limited to what one of its blocks may use, its warp or "
+        "wavefront lanes, its bank model in --profile (default: the most any chip gives, "
+        "32 lanes, NVIDIA's banks)",
+    )
+    parser.add_argument(
+        "--target",
+        metavar="TARGET",
+        help=f"the target to simulate ({', '.join(TARGETS)}): its default chip unless --chip",
     )
     add_version_option(parser, "gpu-alloc-sim")
     return one_line_usage_errors(parser)
@@ -137,13 +147,16 @@ def report(result: SimulationResult, out: str | None) -> int:
 
 
 def _padding_advice(
-    module: ModuleOp, result: SimulationResult, run: Callable[[ModuleOp], SimulationResult]
+    module: ModuleOp,
+    result: SimulationResult,
+    run: Callable[[ModuleOp], SimulationResult],
+    chip: str,
 ) -> Advice:
     """Where `pad-shared-allocs` would remove the profile's bank conflicts (a tool's job:
     the simulator itself never runs a pass)."""
     from gpu_alloc.tools.padding_advice import padding_advice
 
-    return padding_advice(module, result, run)
+    return padding_advice(module, result, run, chip)
 
 
 def write_profile_json(
@@ -210,10 +223,12 @@ def _run(args: Sequence[str] | None) -> None:
                 profile=profiled,
                 dynamic_extent=options.dynamic_extent,
                 chip=options.chip,
+                target=options.target,
             )
 
         result = run(module)
-        advice = _padding_advice(module, result, run) if profiled else None
+        chip = options.chip or (resolve(options.target).chip.name if options.target else "")
+        advice = _padding_advice(module, result, run, chip) if profiled else None
         write_profile_json(result, options.profile_json, advice)
         code = report(result, options.out)
         if options.profile and result.profile is not None:
