@@ -17,7 +17,8 @@ from differential import Launch, check_pipeline, run
 from gpu_alloc.dialect.ops import AliasOp, AllocOp
 from gpu_alloc.sim.loading import make_context, parse_module
 from gpu_alloc.transforms import FuseGpuAllocsPass, RemoveDeadAllocsPass
-from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernels, walk_ops
+from gpu_alloc.transforms.block_level_code import gpu_kernels
+from gpu_alloc.transforms.kernel_ir import ThreadDependence, walk_ops
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map
 from handfused import fuse_shared
 from xdsl.dialects import arith, scf
@@ -224,7 +225,7 @@ def _results_of(module: ModuleOp, op_type: type) -> list:
 
 def test_a_counter_while_is_uniform_and_its_thread_values_are_not():
     module = parse_module(UNIFORM_WHILE)
-    kernel = next(kernels(module))
+    kernel = gpu_kernels(module)[0]
     depends = ThreadDependence(kernel)
     counter, accumulator = _results_of(module, scf.WhileOp)
     assert not depends(counter)
@@ -288,7 +289,7 @@ builtin.module {
 
 def test_for_iter_args_and_if_results_are_uniform_when_their_inputs_are():
     module = parse_module(ITER_ARGS)
-    depends = ThreadDependence(next(kernels(module)))
+    depends = ThreadDependence(gpu_kernels(module)[0])
     uniform_sum, thread_sum = _results_of(module, scf.ForOp)
     assert not depends(uniform_sum)
     assert depends(thread_sum)
@@ -351,7 +352,7 @@ def test_deeply_nested_uniform_ifs_need_no_recursion(depth: int):
     with _recursion_limit(50 * depth):  # xDSL's parser is recursive; the passes must not be
         module = Parser(ctx, _deep_kernel(depth)).parse_module()
     with _recursion_limit(1000):
-        kernel = next(kernels(module))
+        kernel = gpu_kernels(module)[0]
         depends = ThreadDependence(kernel)
         assert not any(depends(op.cond) for op in walk_ops(kernel) if isinstance(op, scf.IfOp))
         stages = stage_map(kernel)
@@ -399,7 +400,7 @@ gpu.module @m {{
 
 def _lifetimes(text: str) -> dict[str, tuple[int, int]]:
     module = parse_module(text)
-    kernel = next(kernels(module))
+    kernel = gpu_kernels(module)[0]
     stages = stage_map(kernel)
     found: dict[str, tuple[int, int]] = {}
     for op in walk_ops(kernel):

@@ -31,7 +31,8 @@ from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-from gpu_alloc.transforms.kernel_ir import kernel_name, kernels
+from gpu_alloc.transforms.block_level_code import gpu_kernels
+from gpu_alloc.transforms.kernel_ir import kernel_name
 from gpu_alloc.transforms.layout_record import closed_stages, stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map
 from xdsl.dialects import gpu
@@ -87,7 +88,7 @@ def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int =
     ctx = make_context()
     FuseGpuAllocsPass(alignment=alignment, max_shared_bytes=max_shared_bytes).apply(ctx, module)
     FlattenAliasesPass().apply(ctx, module)
-    return [layout for kernel in kernels(module) for layout in _kernel_layouts(kernel)]
+    return [layout for kernel in gpu_kernels(module) for layout in _kernel_layouts(kernel)]
 
 
 def with_profile(layouts: list[SpaceLayout], profile: dict[str, Any]) -> list[SpaceLayout]:

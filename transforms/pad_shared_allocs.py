@@ -39,7 +39,8 @@ from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, strided_conflicts
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
-from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels, walk_ops
+from gpu_alloc.transforms.block_level_code import gpu_kernels
+from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, walk_ops
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
@@ -202,7 +203,7 @@ class PadSharedAllocsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         plans: list[list[_Candidate]] = []
-        for kernel in kernels(op):
+        for kernel in gpu_kernels(op):
             varies = WarpVariation(kernel)
             shared = [
                 o
