@@ -7,14 +7,11 @@ import pytest
 from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.dialect.ops import AllocOp
 from gpu_alloc.transforms import FuseGpuAllocsPass
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels
+from gpu_alloc.transforms.barrier_gaps import InsertedBarrier, candidate_gaps
+from gpu_alloc.transforms.block_level_code import block_level_code
+from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module, fusion_units
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
-from gpu_alloc.transforms.reuse_barriers import (
-    InsertedBarrier,
-    candidate_gaps,
-    insert_reuse_barriers,
-)
+from gpu_alloc.transforms.reuse_barriers import insert_barriers
 from xdsl.dialects import gpu, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.rewriter import Rewriter
@@ -36,6 +33,10 @@ IREE_TABLE = {
     ("iree/reuse_shared_memory_allocs.mlir", 2): ("shared_reuse_scf_for", 32768, 32768),
     ("iree/reuse_shared_memory_allocs.mlir", 3): ("shared_no_reuse_scf_for", 32768, 32768),
 }
+
+
+def insert_reuse_barriers(module: ModuleOp, options: FuseGpuAllocsPass) -> list[InsertedBarrier]:
+    return insert_barriers(fusion_units(module), options, options.fuse_options())
 
 
 def fused_shared_bytes(text: str, mode: str) -> int:
@@ -181,5 +182,5 @@ def test_no_barrier_under_thread_dependent_control():
         "    scf.for %i = %c0 to %c3 step %c1 {",
     ).replace("    }\n    gpu.return", "    }\n    }\n    gpu.return")
     module = corpus.parse(text)
-    kernel = next(iter(fusable_kernels(module)))
+    kernel = block_level_code(module)[0]
     assert [g for g in candidate_gaps(kernel) if g.block is not kernel.body.blocks[0]] == []
