@@ -14,6 +14,7 @@ from gpu_alloc.dialect.layout import (
     LAYOUT_ATTR,
     FuncSlice,
     layout_attr,
+    layout_of,
     read_layout,
 )
 from gpu_alloc.dialect.ops import (
@@ -37,6 +38,7 @@ __all__ = [
     "LAYOUT_ATTR",
     "FuncSlice",
     "layout_attr",
+    "layout_of",
     "read_layout",
     "MEMORY_SPACES",
     "AliasOp",
