@@ -41,4 +41,4 @@ func.func @f(%n: index, %buf: memref<64xf32>) {
 // OUTLINED:      gpu.func @f_kernel
 // OUTLINED:        memref.alloca() {{.*}}: memref<4xf32, 5 : i32>
 // OUTLINED:        memref.get_global @f__shared_alloc : memref<256xi8, 3 : i32>
-// OUTLINED:      memref.global "private" @f__shared_alloc : memref<256xi8, 3 : i32> = uninitialized {alignment = 16 : i64}
+// OUTLINED:      memref.global "private" @f__shared_alloc : memref<256xi8, 3 : i32> = uninitialized {alignment = 16 : i64, gpu_alloc.layout = [{bytes = 256 : i64, name = "w", offset = 0 : i64, stages = array<i64: 0, 1>}, {bytes = 256 : i64, name = "w2", offset = 0 : i64, stages = array<i64: 2, 2>}]}
