@@ -64,6 +64,7 @@ from gpu_alloc.transforms.loop_allocs import (
     CarriedAllocation,
     Loop,
     back_edge_block,
+    enclosing_loops,
     open_loop,
 )
 from xdsl.dialects.builtin import ModuleOp
@@ -131,12 +132,13 @@ def insert_barriers(
 def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBarrier]:
     """A barrier at the end of each loop body a hoisted Func would race across; repeated
     until none is left, since a barrier in a loop can open it for another Func."""
-    depends = graph.thread_dependence(unit)
     allocs = [
-        a
-        for a in kernel_allocs(unit)
-        if a.space != MemorySpace.PRIVATE and _uniformly_made(a, unit, depends)
+        a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE and enclosing_loops(a, unit)
     ]
+    if not allocs:
+        return []
+    depends = graph.thread_dependence(unit)
+    allocs = [a for a in allocs if _uniformly_made(a, unit, depends)]
     inserted: list[InsertedBarrier] = []
     while allocs:
         stages = stage_map(unit, depends)
