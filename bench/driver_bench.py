@@ -116,7 +116,9 @@ def verdicts(measured: dict[int, dict[str, float]]) -> list[str]:
         ratio = m["after"] / (m["parse"] + m["print"])
         if count >= 4000:
             met = "met" if ratio <= RATIO_TARGET else "NOT met"
-            found.append(f"- {count}: fuse+flatten ÷ parse+print = {ratio:.2f} (target <= 1.0: {met})")
+            found.append(
+                f"- {count}: fuse+flatten ÷ parse+print = {ratio:.2f} (target <= 1.0: {met})"
+            )
         if (smaller := measured.get(count // 4)) is not None:
             growth = m["after"] / smaller["after"]
             met = "met" if growth <= GROWTH_TARGET else "NOT met"

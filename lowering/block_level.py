@@ -49,8 +49,8 @@ from gpu_alloc.lowering.alloc_patterns import (
 )
 from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
 from gpu_alloc.memref_sizes import element_bytes
-from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
+from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.layout_record import keep_layout, single_func_layout
 from xdsl.dialects import arith, func, gpu, memref

@@ -129,11 +129,14 @@ def test_a_call_elsewhere_in_the_module_counts():
   }}"""
     module, inserted = _fuse_always(UNIFORM.replace("\n}\n", second + "\n}\n", 1))
     assert inserted == [] and _barrier_count(module) == 0
-    relay = _helper() + """
+    relay = (
+        _helper()
+        + """
   func.func @relay(%out: memref<64xf32>, %i: index) {
     func.call @helper(%out, %i) : (memref<64xf32>, index) -> ()
     return
   }"""
+    )
     text = _module(
         """    %p = arith.cmpi ult, %t, %c32 : index
     scf.if %p {
@@ -172,7 +175,9 @@ def test_a_branch_on_an_argument_is_as_uniform_as_what_callers_pass(argument: st
     helper = _function(module, "helper")
     depends = CallGraph(module).thread_dependence(helper)
     branch = next(o for o in helper.walk() if isinstance(o, scf.IfOp))
-    offered = [g for g in candidate_gaps(helper, depends) if branch.is_ancestor(g.block.parent_op())]
+    offered = [
+        g for g in candidate_gaps(helper, depends) if branch.is_ancestor(g.block.parent_op())
+    ]
     assert bool(offered) == bool(barriers)
     fused, _ = _fuse_always(text)
     assert _barrier_count(_function(fused, "helper")) == barriers

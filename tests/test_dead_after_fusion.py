@@ -113,7 +113,7 @@ def _hand_fused(dead_offset: int, live_offset: int) -> str:
     record = (
         f'[{{name = "dead", offset = {dead_offset} : i64, bytes = 256 : i64, '
         f'stages = array<i64: 0, 0>}}, {{name = "live", offset = {live_offset} : i64, '
-        f'bytes = 256 : i64, stages = array<i64: 0, 1>}}]'
+        f"bytes = 256 : i64, stages = array<i64: 0, 1>}}]"
     )
     return f"""
 gpu.module @m {{

@@ -172,7 +172,9 @@ def _body_ends_with_barrier(loop: scf.ForOp | scf.WhileOp) -> bool:
     return len(ops) >= 2 and isinstance(ops[-2], gpu.BarrierOp)
 
 
-@pytest.mark.parametrize("text", [RACY_HOIST, MOVING_BYTES, WHILE_KERNEL], ids=["for", "moving", "while"])
+@pytest.mark.parametrize(
+    "text", [RACY_HOIST, MOVING_BYTES, WHILE_KERNEL], ids=["for", "moving", "while"]
+)
 def test_the_original_is_race_free_and_a_plain_hoist_races(text: str):
     """What fusion did before: the allocation moved to the entry with nothing else."""
     assert run(parse_module(text), LAUNCH).races == []
@@ -191,7 +193,9 @@ def _entry_start(kernel: gpu.FuncOp):
 
 
 @pytest.mark.parametrize("mode", ["over-limit", "always"])
-@pytest.mark.parametrize("text", [RACY_HOIST, MOVING_BYTES, WHILE_KERNEL], ids=["for", "moving", "while"])
+@pytest.mark.parametrize(
+    "text", [RACY_HOIST, MOVING_BYTES, WHILE_KERNEL], ids=["for", "moving", "while"]
+)
 def test_a_barrier_closes_the_back_edge(text: str, mode: str, capsys: pytest.CaptureFixture[str]):
     module = _fuse(text, insert_barriers=mode)
     remark = capsys.readouterr().err
@@ -203,7 +207,9 @@ def test_a_barrier_closes_the_back_edge(text: str, mode: str, capsys: pytest.Cap
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=",".join)
-@pytest.mark.parametrize("text", [RACY_HOIST, MOVING_BYTES, WHILE_KERNEL], ids=["for", "moving", "while"])
+@pytest.mark.parametrize(
+    "text", [RACY_HOIST, MOVING_BYTES, WHILE_KERNEL], ids=["for", "moving", "while"]
+)
 def test_every_pipeline_keeps_the_results(text: str, pipeline: tuple[str, ...]):
     check_pipeline(text, LAUNCH, pipeline)
 
@@ -341,3 +347,45 @@ def test_never_refuses_exactly_the_kernels_that_need_a_barrier(kernel: LoopLocal
     assert not kernel.needs_barrier
     assert len(_barriers(module)) == barriers
     assert_same_behaviour(parse_module(kernel.text), module, _launch_of(kernel), "never")
+
+
+def test_where_no_barrier_may_go_the_kernel_is_refused_with_the_reason():
+    """The loop is in a device function some thread-dependent branch calls: a barrier
+    there would be met by part of the block, so fusion refuses instead of inserting one."""
+    text = """
+gpu.module @m {
+  func.func @helper(%out: memref<64xi32>, %t: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c63 = arith.constant 63 : index
+    %ti = arith.index_cast %t : index to i32
+    scf.for %i = %c0 to %c3 step %c1 {
+      %A = "gpu_alloc.alloc"() <{name = "f0"}> : () -> memref<64xi32, 3 : i32>
+      memref.store %ti, %A[%t] : memref<64xi32, 3 : i32>
+      gpu.barrier
+      %a = memref.load %A[%c63] : memref<64xi32, 3 : i32>
+      memref.store %a, %out[%t] : memref<64xi32>
+    }
+    return
+  }
+  gpu.func @k(%out: memref<64xi32>) kernel {
+    %c32 = arith.constant 32 : index
+    %t = gpu.thread_id x
+    %p = arith.cmpi ult, %t, %c32 : index
+    scf.if %p {
+      func.call @helper(%out, %t) : (memref<64xi32>, index) -> ()
+    }
+    gpu.return
+  }
+}
+"""
+    module = parse_module(text)
+    before = str(module)
+    with pytest.raises(GpuAllocPassError) as error:
+        FuseGpuAllocsPass().apply(make_context(), module)
+    assert error.value.message.endswith(
+        "and no barrier may be inserted in 'helper': 'helper' is called under "
+        "thread-dependent control flow in 'k'"
+    )
+    assert str(module) == before

@@ -53,7 +53,10 @@ def test_a_heap_backing_in_a_launch_names_the_users_funcs_at_their_text(tmp_path
     and pointed at the launch."""
     path = tmp_path / "k.mlir"
     path.write_text(HEAP_IN_LAUNCH)
-    for passes in ("fuse-gpu-allocs,lower-gpu-allocs", "fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs"):
+    for passes in (
+        "fuse-gpu-allocs,lower-gpu-allocs",
+        "fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs",
+    ):
         outcome = run_tool("opt", [str(path), "-p", passes])
         assert outcome.code == 1 and outcome.out == ""
         first, source = outcome.err.splitlines()[:2]

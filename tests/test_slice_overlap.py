@@ -37,7 +37,9 @@ def test_meeting_is_the_pairwise_definition(data_slices, others, draw):
 @settings(max_examples=100, deadline=None)
 @given(st.lists(slices, max_size=14))
 def test_narrowing_takes_the_use_stages_of_every_slice_that_meets_another(lives):
-    uses = [FuncSlice(s.name + "_use", s.offset, s.bytes, s.first_stage, s.first_stage) for s in lives]
+    uses = [
+        FuncSlice(s.name + "_use", s.offset, s.bytes, s.first_stage, s.first_stage) for s in lives
+    ]
     narrowed = _narrow_reuse(lives, uses)
     for k, live in enumerate(lives):
         met = any(_meet(live, other) for j, other in enumerate(lives) if j != k)

@@ -29,9 +29,9 @@ from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.loading import load_module, make_context
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
+from gpu_alloc.transforms.block_level_code import gpu_kernels
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-from gpu_alloc.transforms.block_level_code import gpu_kernels
 from gpu_alloc.transforms.kernel_ir import kernel_name
 from gpu_alloc.transforms.layout_record import closed_stages, stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map

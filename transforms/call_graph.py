@@ -88,7 +88,9 @@ class CallGraph:
         while table is not None and table not in self._tables:
             table = table.parent_op()
         found: Operation | None = None
-        for k, name in enumerate([ref.root_reference.data, *(r.data for r in ref.nested_references)]):
+        for k, name in enumerate(
+            [ref.root_reference.data, *(r.data for r in ref.nested_references)]
+        ):
             if table is None or (k > 0 and table not in self._tables):
                 return None
             found = self._tables[table].get(name)

@@ -1,18 +1,23 @@
 """`fuse-gpu-allocs`: one backing buffer per memory space per kernel, one alias per Func.
 
-Guarantees, for every kernel (`gpu.func` with `kernel`/`gpu.kernel`):
+Guarantees, for every unit of block-level code (`block_level_code`: a `gpu.func`
+kernel, a `gpu.launch` body, a workgroup `func.func`):
 
 - Every block-level shared (space 3) and heap (space 1) `gpu_alloc.alloc` is hoisted
-  to the kernel entry together with the ops computing its dynamic sizes. A size that
-  depends on a thread id, a loop variable or memory is diagnosed.
+  to the entry together with the ops computing its dynamic sizes. A size that depends
+  on a thread id, a loop variable or memory is diagnosed. One made in a loop body is
+  hoisted only where that adds no race (`loop_allocs`); otherwise a barrier closes the
+  loop's back edge (`insert-barriers=over-limit` or `always`, reported) or the pass
+  refuses it (`never`, or code not every thread enters).
 - Two allocations share bytes only if a barrier separates every use of one from every
   use of the other (see `lifetimes`); every offset is a multiple of max(element size,
   the alloc's `alignment`, the `alignment` option); offsets and the backing's size are
   computed in bytes from the same quantities, so every Func ends inside the backing.
 - Per space with more than one allocation: one `i8` backing `gpu_alloc.alloc` with
   the `backing` property, named `shared_alloc` / `global_alloc` (made unique in the
-  module), aligned to its most aligned Func, and one `offset_pointer` + `alias` per
-  Func, carrying the Func's name. Loads and stores keep using the per-Func values.
+  module), aligned to its most aligned Func, recording each static Func's bytes and
+  stage interval (`gpu_alloc.layout`), and one `offset_pointer` + `alias` per Func,
+  carrying the Func's name. Loads and stores keep using the per-Func values.
   Static allocations come first (constant offsets), dynamic ones after them (offsets
   computed with `arith`). A heap backing is per-block storage like every space-1
   allocation: `lower-gpu-allocs` gives each block its slice. A space with a single
@@ -22,12 +27,14 @@ Guarantees, for every kernel (`gpu.func` with `kernel`/`gpu.kernel`):
   `<name>_reg`. Private allocations are hoisted to the kernel entry, never packed; a
   size that grows with an enclosing loop's variable is taken at its last trip.
 - With `report=true`, a per-kernel table goes to stderr. A static shared backing over
-  `max-shared-bytes` fails the pass with a diagnostic naming the kernel and its
-  largest Funcs.
-- All kernels are analysed and planned (`fusion_analysis`) before any IR changes: on
+  `max-shared-bytes`, with the shared memory of the functions the code calls, or more
+  static `.shared` arrays than ptxas takes, fails the pass with a diagnostic naming the
+  kernel, its callees and its largest Funcs.
+- All units are analysed and planned (`fusion_analysis`) before any IR changes: on
   any diagnostic the module is exactly as it was.
 
-Running the pass twice changes nothing the second time (backings are not Funcs).
+Running the pass twice changes nothing the second time (backings are not Funcs, and
+code with nothing left to fuse keeps its allocations where they are).
 """
 
 from __future__ import annotations
@@ -41,8 +48,8 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.provenance import derive
-from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.block_level_code import block_level_code
+from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.fusion_analysis import (
     Func,

@@ -19,11 +19,11 @@ from gpu_alloc.dialect import AllocOp, MemorySpace, is_backing
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
+from gpu_alloc.transforms.block_level_code import owned_by
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport
-from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
-from gpu_alloc.transforms.block_level_code import owned_by
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     enclosing_ops,

@@ -20,8 +20,8 @@ from gpu_alloc.dialect import (
     layout_attr,
     read_layout,
 )
-from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.dialect.slice_overlap import meeting
+from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.block_level_code import block_level_code, enclosing_code, owned_by
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map

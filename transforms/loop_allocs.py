@@ -121,8 +121,8 @@ def _back_edge_closed(
     loop: Loop, accesses: list[tuple[Operation, list[Operation]]], stages: StageMap
 ) -> bool:
     inside = [stages.stage_of.get(op) for op, _ in accesses if loop.is_ancestor(op)]
-    if any(s is None for s in inside):
-        return False
+    if not stages.intact or any(s is None for s in inside):
+        return False  # stages that do not hold prove nothing
     span = _hull([s for s in inside if s is not None])
     if span is None:
         return True

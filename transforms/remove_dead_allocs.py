@@ -20,13 +20,13 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriterListener,
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 
@@ -143,22 +143,21 @@ def dead_storage(module: ModuleOp) -> set[Operation]:
     escape: a call, a launch, an unknown op). Aliases are views of their backing's bytes
     (`_dead_aliases` says which are dead); a backing is dead when nothing reads it
     directly, no pointer into it escapes and none of its aliases is read."""
-    by_backing: dict[SSAValue, list[AliasOp]] = {}
+    backings: dict[SSAValue, None] = {}  # in program order, each once
     dead: set[Operation] = set()
     for op in walk_ops(module):
-        if isinstance(op, AliasOp):
-            backing = _backing_of(op)
-            if backing is not None:
-                by_backing.setdefault(backing, []).append(op)
+        if isinstance(op, AliasOp) and (backing := _backing_of(op)) is not None:
+            backings[backing] = None
         elif isinstance(op, AllocOp):
-            by_backing.setdefault(op.memref, [])
-    for backing in by_backing:
+            backings[op.memref] = None
+    for backing in backings:
         aliases, escapes = _aliases_of_backing(backing)
         gone = _dead_aliases(backing, aliases, escapes)
         dead |= gone
-        if isinstance(backing.owner, AllocOp) and not escapes and len(gone) == len(aliases):
-            if not _read_through(backing) and not any(_read_through(a.memref) for a in aliases):
-                dead.add(backing.owner)
+        owner = backing.owner
+        if isinstance(owner, AllocOp) and not escapes and len(gone) == len(aliases):
+            if not _read_through(backing):  # and so none of its aliases is read
+                dead.add(owner)
     return dead
 
 
@@ -265,12 +264,21 @@ class RemoveDeadAllocsPass(ModulePass):
     - Aliases are views of their backing's bytes: an alias stays while any alias of
       the same backing whose bytes may overlap its own is read (so a store through
       one alias that another reads after a barrier is kept), or while the backing is
-      read by other means.
+      read by other means, unless the backing's `gpu_alloc.layout` record (written by
+      `fuse-gpu-allocs`) names both with disjoint stage intervals: fusion let them share
+      bytes because a barrier separates all their accesses, so after fusion the pass
+      removes the Funcs it removes before it.
+    - A backing that loses aliases drops them from its record, and, when the bytes
+      they covered were its top, shrinks to the end of the highest alias left (static
+      1-D backings used only by pointers and frees, all aliases at constant offsets). A
+      hole lower down stays: moving a live Func down would need a new layout (fusing the
+      unfused kernel again gives one).
     - A backing stays while any live alias points into it (Halide dropped such a
       backing before its fix); once all its aliases are gone and nothing else reads
       it, it goes too.
     - Runs to a fixed point: removing a write-only Func removes the loads that fed its
-      stores, which can make the Funcs they read dead in turn.
+      stores, which can make the Funcs they read dead in turn. Each round is
+      O(n log n) in the aliases of a backing (`dialect.slice_overlap`).
 
     Per-Func aliases that stay are untouched, so the pass composes with
     `fuse-gpu-allocs` and `flatten-aliases` on either side.

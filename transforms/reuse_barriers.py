@@ -48,6 +48,7 @@ from gpu_alloc.transforms.barrier_gaps import (
 from gpu_alloc.transforms.block_level_code import BlockLevelCode
 from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.fusion_analysis import (
+    SPACE_WORDS,
     FuseOptions,
     KernelPlan,
     kernel_allocs,
@@ -67,6 +68,7 @@ from gpu_alloc.transforms.loop_allocs import (
     enclosing_loops,
     open_loop,
 )
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.rewriter import Rewriter
 
@@ -112,7 +114,10 @@ def insert_barriers(
                 chosen.append((unit, planner.choose(limit)))
             elif planner.worth_planning(None):
                 where = kernel_name(unit)
-                print(f"fuse-gpu-allocs: remark: no barrier inserted in '{where}': {reason}", file=sys.stderr)
+                print(
+                    f"fuse-gpu-allocs: remark: no barrier inserted in '{where}': {reason}",
+                    file=sys.stderr,
+                )
         for unit, claims in chosen:  # every unit decided: now insert
             inserted += [claim.inserted(gap) for gap, claim in claims]
             if claims:
@@ -133,7 +138,9 @@ def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBa
     """A barrier at the end of each loop body a hoisted Func would race across; repeated
     until none is left, since a barrier in a loop can open it for another Func."""
     allocs = [
-        a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE and enclosing_loops(a, unit)
+        a
+        for a in kernel_allocs(unit)
+        if a.space != MemorySpace.PRIVATE and enclosing_loops(a, unit)
     ]
     if not allocs:
         return []
@@ -156,7 +163,7 @@ def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBa
         for loop, funcs in opened.items():
             if reason is not None:
                 raise GpuAllocPassError(
-                    f"shared allocation '{funcs[0].alloc_name.data}' is made in an "
+                    f"{SPACE_WORDS[funcs[0].space]} allocation '{funcs[0].alloc_name.data}' is made in an "
                     f"'{loop.name}' body whose back edge needs a gpu.barrier before it can be "
                     f"hoisted, and no barrier may be inserted in '{kernel_name(unit)}': {reason}",
                     funcs[0],
@@ -164,7 +171,9 @@ def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBa
             gap = end_of_block(back_edge_block(loop))
             where = gap.describe(unit)
             names = tuple(dict.fromkeys(a.alloc_name.data for a in funcs))
-            inserted.append(InsertedBarrier(kernel_name(unit), where, None, None, gap.insert(), names))
+            inserted.append(
+                InsertedBarrier(kernel_name(unit), where, None, None, gap.insert(), names)
+            )
     return inserted
 
 
@@ -186,7 +195,9 @@ class _Claim:
     bytes_after: int
 
     def inserted(self, gap: Gap) -> InsertedBarrier:
-        return InsertedBarrier(self.kernel, self.where, self.bytes_before, self.bytes_after, gap.insert())
+        return InsertedBarrier(
+            self.kernel, self.where, self.bytes_before, self.bytes_after, gap.insert()
+        )
 
 
 class _Planner:
@@ -220,7 +231,7 @@ class _Planner:
         """What the functions the kernel calls take (each a `.shared` array of its own)."""
         total = 0
         for callee in self.fusion.graph.callees(self.kernel):
-            if callee in self.fusion.units:
+            if isinstance(callee, func.FuncOp) and callee in self.fusion.units:
                 total += _Planner(callee, self.options, self.fusion).base_bytes() or 0
         return total
 
