@@ -139,3 +139,23 @@ def test_a_negative_limit_is_an_option_error_not_a_limit(tmp_path):
         "number of bytes, got -1"
     )
     FuseGpuAllocsPass(max_shared_bytes=0).check_options()  # zero bytes is a limit, not a typo
+
+
+def test_over_limit_counts_the_callees_bytes_when_it_decides():
+    """The kernel's two 20 KiB buffers fit 48 KiB on their own (40 KiB), not with the
+    helper's 20 KiB: over-limit inserts the barrier that lets them share (20 + 20 KiB)."""
+    text = _module(5120, 5120).replace(
+        """    %x = memref.load %a[%c0] : memref<5120xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<64xf32>""",
+        """    %x = memref.load %a[%c0] : memref<5120xf32, #gpu.address_space<workgroup>>
+    %b = memref.alloc() : memref<5120xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %b[%t] : memref<5120xf32, #gpu.address_space<workgroup>>
+    %y = memref.load %b[%c0] : memref<5120xf32, #gpu.address_space<workgroup>>
+    memref.store %y, %out[%t] : memref<64xf32>""",
+    )
+    with pytest.raises(GpuAllocPassError, match="needs 61440 bytes"):
+        _fused(text, insert_barriers="never")
+    module = _fused(text)
+    kernel = next(o for o in module.walk() if isinstance(o, gpu.FuncOp))
+    assert sum(isinstance(o, gpu.BarrierOp) for o in kernel.walk()) == 2
+    assert assemble(emit_ptx(module, backend="mlir"))["k"].shared_bytes == 40960
