@@ -12,6 +12,7 @@ from gpu_alloc.dialect.backing import (
 from gpu_alloc.dialect.layout import (
     HEAP_LAYOUT_ATTR,
     LAYOUT_ATTR,
+    PROVEN_OPTIMAL_ATTR,
     FuncSlice,
     layout_attr,
     layout_of,
@@ -36,6 +37,7 @@ __all__ = [
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",
     "LAYOUT_ATTR",
+    "PROVEN_OPTIMAL_ATTR",
     "FuncSlice",
     "layout_attr",
     "layout_of",

@@ -43,7 +43,15 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import LAYOUT_ATTR, AliasOp, AllocOp, FuncSlice, OffsetPointerOp, layout_attr
+from gpu_alloc.dialect import (
+    LAYOUT_ATTR,
+    PROVEN_OPTIMAL_ATTR,
+    AliasOp,
+    AllocOp,
+    FuncSlice,
+    OffsetPointerOp,
+    layout_attr,
+)
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
 from gpu_alloc.memref_sizes import element_bytes
@@ -77,6 +85,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     i8,
 )
 from xdsl.ir import Operation, SSAValue
@@ -130,18 +139,23 @@ class FuseGpuAllocsPass(ModulePass):
         return FuseOptions(self.alignment, self.shared_limit(), self.time_limit, self.budget)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reports = self.run(op)
+        if self.report:
+            print(format_report(reports), file=sys.stderr)
+
+    def run(self, op: ModuleOp) -> list[KernelReport]:
+        """What `apply` does; returns what `report=true` prints, per kernel
+        (`gpu_alloc.api.fuse` makes it a `FusionResult`)."""
         self.check_options()
         print_fuse_remarks(op)  # what the pass leaves alone, never silently
         fusion = fusion_units(op)
         inserted = insert_barriers(fusion, self, self.fuse_options())
         try:
-            reports = fuse_module(op, self, fusion)
+            return fuse_module(op, self, fusion)
         except GpuAllocPassError:
             for barrier in inserted:  # a failed pass leaves the module as it was
                 Rewriter.erase_op(barrier.op)
             raise
-        if self.report:
-            print(format_report(reports), file=sys.stderr)
 
     def check_options(self) -> None:
         """Raises for an option value the pass cannot use."""
@@ -251,19 +265,19 @@ def _emit_space(builder: Builder, layout: SpaceLayout) -> None:
     offsets, total = _layout_values(builder, funcs, layout)
     static_total = DYNAMIC_INDEX if plan.dynamic_order else plan.static_bytes
     backing_type = MemRefType(i8, [static_total], memory_space=IntegerAttr(int(layout.space), 32))
-    backing_op = builder.insert(
-        AllocOp(
-            layout.backing,
-            backing_type,
-            [total] if total is not None else [],
-            alignment=max(f.alignment for f in funcs),
-            backing=True,
-        )
+    backing_op = AllocOp(
+        layout.backing,
+        backing_type,
+        [total] if total is not None else [],
+        alignment=max(f.alignment for f in funcs),
+        backing=True,
     )
     derive(backing_op, funcs[0].ops[0])  # a diagnostic on the backing points at a Func
     if record := _fused_layout(layout):
         backing_op.attributes[LAYOUT_ATTR] = record
-    backing = backing_op.memref
+    if plan.optimal and plan.static_bytes > plan.lower_bound:  # `fusion_result` reads it
+        backing_op.attributes[PROVEN_OPTIMAL_ATTR] = UnitAttr()
+    backing = builder.insert(backing_op).memref
     backing.name_hint = layout.backing
     for func, offset in zip(funcs, offsets, strict=True):
         aliases: dict[MemRefType, SSAValue] = {}

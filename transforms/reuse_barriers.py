@@ -31,7 +31,6 @@ inserts nothing. Each inserted barrier is reported on stderr.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +38,7 @@ from typing import Any
 from gpu_alloc.dialect import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.remarks import emit_remark
 from gpu_alloc.transforms.barrier_gaps import (
     Gap,
     InsertedBarrier,
@@ -114,10 +114,7 @@ def insert_barriers(
                 chosen.append((unit, planner.choose(limit)))
             elif planner.worth_planning(None):
                 where = kernel_name(unit)
-                print(
-                    f"fuse-gpu-allocs: remark: no barrier inserted in '{where}': {reason}",
-                    file=sys.stderr,
-                )
+                emit_remark("fuse-gpu-allocs", f"no barrier inserted in '{where}': {reason}", unit)
         for unit, claims in chosen:  # every unit decided: now insert
             inserted += [claim.inserted(gap) for gap, claim in claims]
             if claims:
@@ -126,8 +123,9 @@ def insert_barriers(
         for barrier in inserted:
             Rewriter.erase_op(barrier.op)
         raise
-    for barrier in inserted:
-        print(f"fuse-gpu-allocs: remark: {barrier.describe()}", file=sys.stderr)
+    for barrier in inserted:  # located at the op the barrier follows (or its region's op)
+        anchor = barrier.op.prev_op or barrier.op.parent_op()
+        emit_remark("fuse-gpu-allocs", barrier.describe(), anchor)
     return inserted
 
 
