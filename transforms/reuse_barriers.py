@@ -108,11 +108,11 @@ def insert_barriers(
         limit = None if mode == "always" else options.shared_limit()
         chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
         for unit in fusion.units:
-            planner = _Planner(unit, fuse_options, fusion)
+            claims = _Planner(unit, fuse_options, fusion).choose(limit)
             reason = fusion.graph.why_not_uniform(unit)
             if reason is None:
-                chosen.append((unit, planner.choose(limit)))
-            elif planner.worth_planning(None):
+                chosen.append((unit, claims))
+            elif claims:  # it would have bought bytes: say why it is not there
                 where = kernel_name(unit)
                 emit_remark("fuse-gpu-allocs", f"no barrier inserted in '{where}': {reason}", unit)
         for unit, claims in chosen:  # every unit decided: now insert
