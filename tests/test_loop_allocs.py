@@ -389,3 +389,38 @@ gpu.module @m {
         "thread-dependent control flow in 'k'"
     )
     assert str(module) == before
+
+
+def test_no_back_edge_barrier_in_unstructured_code():
+    """A loop in a block some threads branch to (`cf.cond_br` on the thread id) is not a
+    place every thread reaches: the kernel is refused, not given a barrier there."""
+    text = """
+gpu.module @m {
+  gpu.func @k(%out: memref<64xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c32 = arith.constant 32 : index
+    %c63 = arith.constant 63 : index
+    %t = gpu.thread_id x
+    %ti = arith.index_cast %t : index to i32
+    %p = arith.cmpi ult, %t, %c32 : index
+    cf.cond_br %p, ^bb1, ^bb2
+  ^bb1:
+    scf.for %i = %c0 to %c3 step %c1 {
+      %A = "gpu_alloc.alloc"() <{name = "f0"}> : () -> memref<64xi32, 3 : i32>
+      memref.store %ti, %A[%t] : memref<64xi32, 3 : i32>
+      gpu.barrier
+      %a = memref.load %A[%c63] : memref<64xi32, 3 : i32>
+      memref.store %a, %out[%t] : memref<64xi32>
+    }
+    cf.br ^bb2
+  ^bb2:
+    gpu.return
+  }
+}
+"""
+    module = parse_module(text)
+    with pytest.raises(GpuAllocPassError, match="its body has several blocks"):
+        FuseGpuAllocsPass(insert_barriers="always").apply(make_context(), module)
+    assert len(_barriers(module)) == 1  # as it was

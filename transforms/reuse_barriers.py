@@ -158,6 +158,8 @@ def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBa
         if not opened:
             break
         reason = graph.why_not_uniform(unit)
+        if reason is None and len(unit.body.blocks) != 1:
+            reason = "its body has several blocks (unstructured control flow)"
         for loop, funcs in opened.items():
             if reason is not None:
                 raise GpuAllocPassError(
