@@ -12,7 +12,12 @@ from differential import Launch, check_pipeline
 from gpu_alloc.dialect import LAYOUT_ATTR, AliasOp, AllocOp, FuncSlice, is_backing, layout_attr
 from gpu_alloc.dialect.layout import layout_of
 from gpu_alloc.sim.loading import make_context, parse_module
-from gpu_alloc.transforms import FuseGpuAllocsPass, RemoveDeadAllocsPass
+from gpu_alloc.transforms import (
+    FlattenAliasesPass,
+    FuseGpuAllocsPass,
+    PartitionLoopsPass,
+    RemoveDeadAllocsPass,
+)
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -174,3 +179,56 @@ def test_fusion_hides_no_dead_func(kernel: GeneratedKernel):
     """On random kernels, the Funcs left after fusion are exactly those left without it
     (before issue 19, a dead Func on a live one's bytes stayed after fusion)."""
     assert _kept_after(kernel.text, fused=True) == _kept_after(kernel.text, fused=False)
+
+
+PARTITIONED = """
+gpu.module @m {
+  gpu.func @k(%out: memref<64xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c8 = arith.constant 8 : index
+    %t = gpu.thread_id x
+    %ti = arith.index_cast %t : index to i32
+    %a = "gpu_alloc.alloc"() <{name = "a"}> : () -> memref<64xi32, 3 : i32>
+    %b = "gpu_alloc.alloc"() <{name = "b"}> : () -> memref<64xi32, 3 : i32>
+    memref.store %ti, %a[%t] : memref<64xi32, 3 : i32>
+    gpu.barrier
+    %x = memref.load %a[%t] : memref<64xi32, 3 : i32>
+    gpu.barrier
+    scf.for %i = %c0 to %c8 step %c1 {
+      %p = arith.cmpi ult, %i, %c2 : index
+      scf.if %p {
+        memref.store %x, %out[%t] : memref<64xi32>
+      }
+      gpu.barrier
+    }
+    memref.store %x, %b[%t] : memref<64xi32, 3 : i32>
+    %y = memref.load %b[%t] : memref<64xi32, 3 : i32>
+    memref.store %y, %out[%t] : memref<64xi32>
+    gpu.return
+  }
+}
+"""
+"""`b` is used after a loop with a barrier, which partition-loops splits in two."""
+
+
+def test_a_pass_that_renumbers_the_stages_drops_the_record_and_flatten_derives_it():
+    module = _fused(PARTITIONED)
+    assert layout_of(_backing(module)) == [
+        FuncSlice("a", 0, 256, 0, 1),
+        FuncSlice("b", 0, 256, 3, 3),
+    ]
+    PartitionLoopsPass().apply(make_context(), module)
+    assert layout_of(_backing(module)) is None  # its stage numbers no longer hold
+    FlattenAliasesPass().apply(make_context(), module)
+    # Two copies of the loop's barrier now: b is in stage 4 (by hand: 0 | 1 | 2 | 3 | 4).
+    assert layout_of(_backing(module)) == [
+        FuncSlice("a", 0, 256, 0, 1),
+        FuncSlice("b", 0, 256, 4, 4),
+    ]
+    check_pipeline(
+        PARTITIONED,
+        LAUNCH,
+        ("fuse-gpu-allocs", "partition-loops", "remove-dead-allocs", "flatten-aliases"),
+    )
