@@ -17,6 +17,7 @@ from gpu_alloc.dialect.layout import (
     PROVEN_OPTIMAL_ATTR,
     FuncSlice,
     layout_attr,
+    layout_of,
     read_layout,
 )
 from gpu_alloc.dialect.ops import (
@@ -42,6 +43,7 @@ __all__ = [
     "PROVEN_OPTIMAL_ATTR",
     "FuncSlice",
     "layout_attr",
+    "layout_of",
     "read_layout",
     "MEMORY_SPACES",
     "AliasOp",

@@ -41,7 +41,7 @@ from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, strided_conflicts
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
+from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
 from gpu_alloc.transforms.kernel_ir import (
     LAUNCH_THREAD_IDS,
     Kernel,
@@ -214,7 +214,7 @@ class PadSharedAllocsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         plans: list[list[_Candidate]] = []
-        for kernel in fusable_kernels(op):
+        for kernel in block_level_code(op):
             varies = WarpVariation(kernel)
             shared = [
                 o
