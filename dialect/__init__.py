@@ -18,6 +18,7 @@ from gpu_alloc.dialect.layout import (
     PROVEN_OPTIMAL_ATTR,
     FuncSlice,
     layout_attr,
+    layout_of,
     read_layout,
 )
 from gpu_alloc.dialect.ops import (
@@ -45,6 +46,7 @@ __all__ = [
     "PROVEN_OPTIMAL_ATTR",
     "FuncSlice",
     "layout_attr",
+    "layout_of",
     "read_layout",
     "MEMORY_SPACES",
     "AliasOp",

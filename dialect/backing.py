@@ -24,7 +24,8 @@ passes at each launch. `lower-gpu-allocs` writes it; the simulator reads it.
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.ops import AllocOp, OffsetPointerOp, memory_space_of
+from gpu_alloc.dialect.layout import layout_of
+from gpu_alloc.dialect.ops import AliasOp, AllocOp, OffsetPointerOp, memory_space_of
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, i8, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
@@ -45,6 +46,22 @@ def is_backing(alloc: AllocOp) -> bool:
     if alloc.backing is not None:
         return True
     return any(isinstance(use.operation, OffsetPointerOp) for use in alloc.memref.uses)
+
+
+def func_names(backing: AllocOp) -> list[str]:
+    """The names of the Funcs carved out of `backing` (its aliases'), each once, in the
+    order of their pointers (once the aliases are folded into views: the Funcs of its
+    `gpu_alloc.layout` record): what a diagnostic about the backing names for the user,
+    who wrote those Funcs and not the backing."""
+    names: dict[str, None] = {}
+    for use in backing.memref.uses:
+        if isinstance(use.operation, OffsetPointerOp):
+            for alias in use.operation.pointer.uses:
+                if isinstance(alias.operation, AliasOp):
+                    names[alias.operation.alias_name.data] = None
+    if not names and (record := layout_of(backing)):
+        names = {s.name: None for s in record}
+    return list(names)
 
 
 def is_heap_argument_type(memref_type: Attribute) -> bool:

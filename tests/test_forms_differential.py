@@ -28,7 +28,7 @@ from form_stages import (
 )
 from gpu_alloc.dialect import DYNAMIC_SHARED_BYTES, dynamic_shared_bytes
 from gpu_alloc.sim.launch import simulate
-from gpu_alloc.transforms.kernel_ir import kernels
+from gpu_alloc.transforms.block_level_code import gpu_kernels
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, mlir_form_kernels
 from xdsl.dialects.builtin import ModuleOp
@@ -87,7 +87,7 @@ def test_the_cases_cover_every_form():
 def test_a_backing_above_48_kib_is_simulated_after_lowering_for_sm_90():
     (case,) = [c for c in CASES if c.label == "mlir_kernels/big_tiles.mlir"]
     lowered = stage_modules(case)["lower{sm_90}"]
-    (kernel,) = kernels(lowered)
+    (kernel,) = gpu_kernels(lowered)
     assert dynamic_shared_bytes(kernel) == 2 * 40960  # two co-live 40 KiB tiles
     assert DYNAMIC_SHARED_BYTES in kernel.attributes
 

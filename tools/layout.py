@@ -32,10 +32,10 @@ from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
 from gpu_alloc.tools.sim_loading import load_module, make_context
+from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from gpu_alloc.transforms.fusion_result import FuncPlacement, read_fusion_result
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels
 from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
 from gpu_alloc.transforms.kernel_ir import kernel_name
 from gpu_alloc.transforms.layout_record import barrier_lines, describe_barriers
@@ -60,7 +60,7 @@ def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int |
             stage: describe_barriers(lines)
             for stage, lines in barrier_lines(stage_map(kernel)).items()
         }
-        for kernel in fusable_kernels(module)
+        for kernel in block_level_code(module)
     }
     return [
         SpaceLayout(

@@ -14,10 +14,12 @@ error (a bug in that pass), located at the first invalid op.
 from __future__ import annotations
 
 import argparse
+import gc
 import inspect
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from io import BytesIO
 from typing import IO, cast
 
@@ -190,7 +192,8 @@ class GpuAllocOptMain(xDSLOptMain):
             raise UserError(format_span(error.span, message, line_offset)) from None
         if not self.args.disable_verify and (failure := first_invalid_op(module)):
             raise UserError(format_op_error(source_map, *failure)) from None
-        return self._transform(module, source_map)
+        with frozen_heap():
+            return self._transform(module, source_map)
 
     def _transform(self, module: ModuleOp, source_map: SourceMap) -> str:
         try:
@@ -287,6 +290,25 @@ class GpuAllocOptMain(xDSLOptMain):
         self._pass_started = time.perf_counter()
 
     _pass_started: float = 0.0
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """No cyclic garbage collection while the passes run: what is alive (the parsed
+    module) moves out of the collector's reach (CPython's `gc.freeze`) and the collector
+    pauses. Its full collections would otherwise walk the whole, growing module again and
+    again, which made the passes' time grow faster than the module on large kernels; the
+    passes leave little cyclic garbage (at 16k allocations the peak memory is the same).
+    Thawed and resumed after, so that an embedding process loses nothing."""
+    was_enabled = gc.isenabled()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+        gc.unfreeze()
 
 
 def main(args: Sequence[str] | None = None) -> None:

@@ -12,7 +12,8 @@ Guarantees:
   element size) — never the alignment the access had before the shift;
 - every backing that aliases pointed into carries a `gpu_alloc.layout` record naming
   each Func's byte range and barrier-stage interval (`gpu_alloc.dialect.layout`), so
-  profilers still attribute every byte to its Func;
+  profilers still attribute every byte to its Func: the record `fuse-gpu-allocs` wrote
+  is kept, and aliases it does not name get entries;
 - it is idempotent, and a module without aliases is left unchanged;
 - every alias is checked before the first is flattened: on a diagnostic the module
   is unchanged.

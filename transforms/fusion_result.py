@@ -4,10 +4,10 @@ layout is proven optimal (`gpu_alloc.api.fuse` and `gpu_alloc.api.fusion_result`
 
 Two sources give the same `FusionResult`: the pass's own plan (`from_reports`, what
 `report=true` prints), and the IR after fusion (`read_fusion_result`), before or after
-`flatten-aliases`. Reading the IR goes through one function, `_recorded_slices`: today it
-derives the Funcs' slices with the `gpu_alloc.layout` record that `flatten-aliases` writes
-(on a copy, when aliases are still there), whose stage intervals are recomputed from the
-hoisted aliases and so, in kernels with loops, can differ from the ones fuse planned with;
+`flatten-aliases`. Reading the IR goes through one function, `_recorded_slices`: the
+`gpu_alloc.layout` record of each backing, which `fuse-gpu-allocs` writes with the stage
+intervals it planned with and `flatten-aliases` keeps (run on a copy when aliases are
+still there, so that hand-written aliases the record does not name get entries too);
 the lower bound is recomputed from the slices
 (the packer's max-load bound, over the same intervals); `proven` is "at the lower bound"
 or the `gpu_alloc.proven_optimal` mark fuse leaves on a backing above it that the search
@@ -30,8 +30,8 @@ from gpu_alloc.dialect import (
     read_layout,
 )
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
 from gpu_alloc.transforms.fusion_report import SPACE_NAMES, KernelReport
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.layout_record import closed_stages, stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map
@@ -145,7 +145,7 @@ def read_fusion_result(module: ModuleOp) -> FusionResult:
     is listed too, its aliases as its Funcs."""
     slices = _recorded_slices(module)
     kernels: list[KernelFusion] = []
-    for kernel in fusable_kernels(module):
+    for kernel in block_level_code(module):
         stages = stage_map(kernel)
         spaces: list[SpaceFusion] = []
         for space in (MemorySpace.SHARED, MemorySpace.GLOBAL):

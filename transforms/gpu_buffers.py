@@ -1,7 +1,7 @@
 """Shared and private buffers as real GPU IR writes them, before `import-gpu-allocs`.
 
-Block-level code is a `gpu.func` (kernel or device function), a `gpu.launch` body, or a
-`func.func` that allocates workgroup memory (IREE's workgroup-level code). In it, a
+Buffers are imported from block-level code (`block_level_code`) and from device
+`gpu.func`s. In it, a
 buffer is a workgroup/private `memref.alloc`/`alloca`, a `gpu.func` attribution, a
 `memref.get_global` of a workgroup `memref.global`, or `gpu.dynamic_shared_memory`.
 What memory each of them is (in either spelling of its memory space) is
@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AllocOp, MemorySpace
+from gpu_alloc.dialect import MemorySpace
 from gpu_alloc.dialect.memory import attributions, is_workgroup_type, space_of
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.remarks import Remark, emit_remark
-from gpu_alloc.transforms.kernel_ir import Kernel, is_kernel, kernel_name, walk_ops
+from gpu_alloc.transforms.block_level_code import allocates_workgroup_memory, block_level_code
+from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.memory_effects import UseKind, aliased_values, use_kind
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
@@ -42,54 +43,13 @@ def buffer_space(type_: Attribute) -> MemorySpace | None:
 
 
 def block_level_regions(module: ModuleOp) -> Iterator[tuple[Operation, Region]]:
-    """Every op whose body is block-level code, with that body: each `gpu.func`, each
-    `gpu.launch`, and each `func.func` that allocates workgroup memory."""
+    """Where `import-gpu-allocs` looks for buffers, with the body holding them: the
+    block-level code (`block_level_code`) and every device `gpu.func`."""
     for op in walk_ops(module):
         if isinstance(op, gpu.FuncOp | gpu.LaunchOp):
             yield op, op.body
-        elif isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op):
+        elif isinstance(op, func.FuncOp) and allocates_workgroup_memory(op):
             yield op, op.body
-
-
-def _allocates_workgroup_memory(func_op: func.FuncOp) -> bool:
-    """Whether `func_op` itself (not a `gpu.launch` in it) allocates workgroup memory,
-    as a `memref` or an imported `gpu_alloc` allocation."""
-    for op in walk_ops(func_op):
-        if isinstance(op, memref.AllocOp | memref.AllocaOp | AllocOp) and is_workgroup_type(
-            op.memref.type
-        ):
-            parent = op.parent_op()
-            while parent is not func_op and not isinstance(parent, gpu.LaunchOp):
-                assert parent is not None
-                parent = parent.parent_op()
-            if parent is func_op:
-                return True
-    return False
-
-
-def fusable_kernels(module: ModuleOp) -> Iterator[Kernel]:
-    """What `fuse-gpu-allocs` fuses, each once, in program order: every `gpu.func`
-    kernel, every `gpu.launch` body, and every `func.func` that allocates workgroup
-    memory itself (IREE's workgroup-level code, which runs once per thread like a
-    kernel; what a `gpu.launch` in it allocates belongs to the launch)."""
-    for op in walk_ops(module):
-        if (
-            is_kernel(op)
-            or isinstance(op, gpu.LaunchOp)
-            or (isinstance(op, func.FuncOp) and _allocates_workgroup_memory(op))
-        ):
-            assert isinstance(op, Kernel)
-            yield op
-
-
-def owned_by(op: Operation, kernel: Kernel) -> bool:
-    """Whether `op` (nested in `kernel`) belongs to it and not to a `gpu.launch` in it."""
-    parent = op.parent_op()
-    while parent is not None and parent is not kernel:
-        if isinstance(parent, gpu.LaunchOp):
-            return False
-        parent = parent.parent_op()
-    return parent is kernel
 
 
 def region_name(op: Operation) -> str:
@@ -171,7 +131,7 @@ def fuse_remarks(module: ModuleOp) -> list[Remark]:
     workgroup memory that is not a `gpu_alloc` allocation (at the region's op)."""
     remarks: list[Remark] = []
     regions = list(block_level_regions(module))
-    if next(fusable_kernels(module), None) is None:
+    if not block_level_code(module):
         remarks.append(
             Remark(
                 "no kernel (gpu.func with 'kernel', gpu.launch, or func.func allocating "

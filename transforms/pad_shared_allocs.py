@@ -43,8 +43,8 @@ from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from gpu_alloc.targets import BankModel, Device
+from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
 from gpu_alloc.transforms.device_option import device_option
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
 from gpu_alloc.transforms.kernel_ir import (
     LAUNCH_THREAD_IDS,
     Kernel,
@@ -237,7 +237,7 @@ class PadSharedAllocsPass(ModulePass):
         if limit is None:
             limit = device.shared_bytes_per_block
         plans: list[list[_Candidate]] = []
-        for kernel in fusable_kernels(op):
+        for kernel in block_level_code(op):
             varies = WarpVariation(kernel, model.lanes)
             shared = [
                 o

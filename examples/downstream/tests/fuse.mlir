@@ -21,7 +21,7 @@ gpu.module @m {
     gpu.return
   }
 }
-// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<1024xi8, #gpu.address_space<workgroup>>
+// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "a", offset = 0 : i64, bytes = 1024 : i64, stages = array<i64: 0, 1>}, {name = "b", offset = 0 : i64, bytes = 1024 : i64, stages = array<i64: 2, 3>}]} : memref<1024xi8, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %{{.*}} = gpu_alloc.offset_pointer %shared_alloc[%[[ZERO:.*]]] : memref<1024xi8, #gpu.address_space<workgroup>> -> !gpu_alloc.ptr<3 : i32>
 // CHECK-NEXT: %a = gpu_alloc.alias "a"
 // CHECK-NEXT: %{{.*}} = gpu_alloc.offset_pointer %shared_alloc[%[[ZERO]]]

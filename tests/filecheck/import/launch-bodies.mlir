@@ -35,7 +35,7 @@ func.func @host(%n: index, %out: memref<64xf32>) {
 
 // FUSE-NOT:  remark
 // FUSE:      "gpu.launch"
-// FUSE:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<256xi8, #gpu.address_space<workgroup>>
+// FUSE:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "a", offset = 0 : i64, bytes = 256 : i64, stages = array<i64: 0, 1>}, {name = "b", offset = 0 : i64, bytes = 256 : i64, stages = array<i64: 2, 3>}]} : memref<256xi8, #gpu.address_space<workgroup>>
 // FUSE:      %a = gpu_alloc.alias "a"
 // FUSE:      %b = gpu_alloc.alias "b"
 // FUSE:      %p = gpu_alloc.alloc "p" : memref<4xf32, #gpu.address_space<private>>
