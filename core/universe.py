@@ -23,6 +23,18 @@ def _nvgpu() -> Dialect:
     return NVGPU
 
 
+def _amdgpu() -> Dialect:
+    from gpu_alloc.dialect.mlir_amdgpu import AMDGPU
+
+    return AMDGPU
+
+
+def _index() -> Dialect:
+    from gpu_alloc.dialect.mlir_index import INDEX
+
+    return INDEX
+
+
 def _mlir_gpu() -> Dialect:
     from gpu_alloc.dialect.mlir_gpu_kernels import MLIR_GPU
 
@@ -137,7 +149,12 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
 }
 
 GPU_ALLOC_UNIVERSE = Universe(
-    all_dialects={"gpu_alloc": _dialect, "nvgpu": _nvgpu},
+    all_dialects={
+        "gpu_alloc": _dialect,
+        "nvgpu": _nvgpu,
+        "amdgpu": _amdgpu,
+        "index": _index,
+    },
     all_passes=ALL_PASSES,
     all_targets={"ptx": _ptx_target},
 )

@@ -1,0 +1,212 @@
+"""Workarounds for xDSL 0.75 gaps that stop it reading what `mlir-opt-22` reads.
+
+Like `xdsl_fixes` (which installs these from its `apply()`), each fix is one small
+function patching xDSL in place, written so that it could be proposed upstream as is:
+
+1. Semi-affine maps. MLIR allows multiplying, dividing and taking the remainder by a
+   symbolic expression (`(d0)[s0] -> (d0 ceildiv s0)`, `d0 * s0`); xDSL raises
+   NotImplementedError while parsing. The patched operators build the expression (no
+   simplification), as MLIR's parser does.
+2. Vectors of `i1` and of `index` in `arith`. `arith.cmpi`/`cmpf` on vectors give a
+   vector of `i1`, `arith.select` may take one as its condition, and
+   `arith.index_cast` casts vectors of `index`; xDSL's constraints accept
+   scalars only. They now accept the vector forms too, with MLIR's shape rules checked
+   by the verifiers that follow.
+3. `arith.cmpi "slt", ...`: MLIR's parser accepts the predicate as a string literal too.
+4. `gpu.memcpy` between `memref<?xf32>` and `memref<65536xf32>`: MLIR requires the
+   same element type and compatible shapes; xDSL required equal types.
+5. An unregistered attribute written with an empty body, `#foo.bar<>`, printed back as
+   `#foo.bar` (which is a different attribute to MLIR); it now prints `#foo.bar< >`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerType,
+    MemRefType,
+    VectorType,
+    i1,
+)
+from xdsl.ir import Attribute
+from xdsl.irdl import OperandDef, ResultDef, base
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+
+def fix_semi_affine_maps() -> None:
+    from xdsl.ir.affine.affine_expr import (
+        AffineBinaryOpExpr,
+        AffineBinaryOpKind,
+        AffineDimExpr,
+        AffineExpr,
+    )
+
+    def symbolic(expr: AffineExpr) -> bool:
+        return not any(isinstance(e, AffineDimExpr) for e in expr.dfs())
+
+    def wrap(name: str, kind: AffineBinaryOpKind, swap_constant: bool = False) -> None:
+        original = getattr(AffineExpr, name)
+
+        def operator(self: AffineExpr, other: AffineExpr | int) -> AffineExpr:
+            try:
+                return original(self, other)
+            except NotImplementedError:
+                if isinstance(other, int) or not symbolic(other):
+                    if not (swap_constant and symbolic(self)):
+                        raise
+                    return AffineBinaryOpExpr(kind, other, self)  # pyright: ignore[reportArgumentType]
+                return AffineBinaryOpExpr(kind, self, other)
+
+        setattr(AffineExpr, name, operator)
+
+    wrap("__mul__", AffineBinaryOpKind.Mul, swap_constant=True)
+    wrap("__floordiv__", AffineBinaryOpKind.FloorDiv)
+    wrap("ceil_div", AffineBinaryOpKind.CeilDiv)
+    wrap("__mod__", AffineBinaryOpKind.Mod)
+
+
+def _loosen(op: Any, position: int, kind: str, constraint: Any) -> None:
+    """Replaces the constraint of operand/result `position` of an IRDL op definition."""
+    definition = op.get_irdl_definition()
+    entries = definition.operands if kind == "operand" else definition.results
+    name, _ = entries[position]
+    entries[position] = (name, (OperandDef if kind == "operand" else ResultDef)(constraint))
+
+
+def _same_shape_i1(operand: Attribute) -> Attribute:
+    if isinstance(operand, VectorType):
+        return VectorType(i1, operand.get_shape(), operand.get_scalable_dims())
+    return i1
+
+
+def fix_vector_predicates() -> None:
+    from xdsl.dialects import arith
+
+    bool_like = base(IntegerType) | base(VectorType)
+    _loosen(arith.SelectOp, 0, "operand", bool_like)
+    for cmp in (arith.CmpiOp, arith.CmpfOp):
+        _loosen(cmp, 0, "result", bool_like)
+        _patch_comparison(cmp)
+
+    original_select_verify = arith.SelectOp.verify_
+
+    def select_verify(self: arith.SelectOp) -> None:
+        original_select_verify(self)
+        cond = self.cond.type
+        if cond != i1 and cond != _same_shape_i1(self.lhs.type):
+            raise VerifyException(f"arith.select: condition {cond} for {self.lhs.type}")
+
+    arith.SelectOp.verify_ = select_verify
+
+
+def _patch_comparison(cls: Any) -> None:
+    """Strings as predicates, and a vector of `i1` as the result on vectors."""
+    original_parse = cls.parse.__func__
+
+    def parse(cls_: Any, parser: Parser) -> Any:
+        token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        if token.kind is MLIRTokenKind.STRING_LIT:
+            # rewrite `"slt"` as the identifier MLIR's custom form also accepts
+            predicate = parser.parse_str_literal()
+            original_identifier = parser.parse_identifier
+            parser.parse_identifier = lambda *_: predicate  # pyright: ignore[reportAttributeAccessIssue]
+            try:
+                op = original_parse(cls_, parser)
+            finally:
+                parser.parse_identifier = original_identifier  # pyright: ignore[reportAttributeAccessIssue]
+        else:
+            op = original_parse(cls_, parser)
+        result_type = _same_shape_i1(op.lhs.type)
+        if result_type == op.result.type:
+            return op
+        return cls_.create(
+            operands=op.operands,
+            result_types=[result_type],
+            properties=op.properties,
+            attributes=op.attributes,
+        )
+
+    cls.parse = classmethod(parse)
+    original_verify = cls.verify_
+
+    def verify(self: Any) -> None:
+        original_verify(self)
+        if self.result.type != _same_shape_i1(self.lhs.type):
+            raise VerifyException(f"{self.name}: result {self.result.type} for {self.lhs.type}")
+
+    cls.verify_ = verify
+
+
+def fix_vector_index_casts() -> None:
+    from xdsl.dialects import arith
+
+    integer_like = base(IntegerType) | base(IndexType) | base(VectorType)
+    for cast in (arith.IndexCastOp,):
+        _loosen(cast, 0, "operand", integer_like)
+        _loosen(cast, 0, "result", integer_like)
+        original_verify = cast.verify_
+
+        def verify(self: Any, _original: Any = original_verify) -> None:
+            source, result = self.input.type, self.result.type
+            if isinstance(source, VectorType) or isinstance(result, VectorType):
+                if not (isinstance(source, VectorType) and isinstance(result, VectorType)):
+                    raise VerifyException(
+                        f"{self.name}: {source} and {result} are not both vectors"
+                    )
+                if source.get_shape() != result.get_shape():
+                    raise VerifyException(f"{self.name}: {source} and {result} differ in shape")
+                if isinstance(source.element_type, IndexType) == isinstance(
+                    result.element_type, IndexType
+                ):
+                    raise VerifyException(f"{self.name}: exactly one side must hold index")
+                return
+            _original(self)
+
+        cast.verify_ = verify
+
+
+def fix_gpu_memcpy_shapes() -> None:
+    from xdsl.dialects import gpu
+
+    def verify_(self: gpu.MemcpyOp) -> None:
+        src, dst = self.src.type, self.dst.type
+        if not (isinstance(src, MemRefType) and isinstance(dst, MemRefType)):
+            raise VerifyException("gpu.memcpy copies between memrefs")
+        if src.element_type != dst.element_type:
+            raise VerifyException("gpu.memcpy: arguments have incompatible element types")
+        shapes = (src.get_shape(), dst.get_shape())
+        if len(shapes[0]) != len(shapes[1]) or any(
+            a != b and a != -1 and b != -1 for a, b in zip(*shapes, strict=True)
+        ):
+            raise VerifyException("gpu.memcpy: arguments have incompatible shapes")
+
+    gpu.MemcpyOp.verify_ = verify_
+
+
+def fix_empty_unregistered_bodies() -> None:
+    from xdsl.parser import AttrParser
+
+    original = AttrParser._parse_dialect_type_or_attribute_body  # pyright: ignore[reportPrivateUsage]
+
+    def parse_body(self: AttrParser, name: str, is_type: bool, is_opaque: bool, pos: Any) -> Any:
+        from xdsl.dialects.builtin import UnregisteredAttr
+
+        bracketed = self._current_token.kind is MLIRTokenKind.LESS  # pyright: ignore[reportPrivateUsage]
+        attr = original(self, name, is_type, is_opaque, pos)
+        if isinstance(attr, UnregisteredAttr) and bracketed and not attr.value.data:
+            return type(attr)(attr.attr_name, attr.is_type, attr.is_opaque, " ")
+        return attr
+
+    AttrParser._parse_dialect_type_or_attribute_body = parse_body  # pyright: ignore[reportPrivateUsage]
+
+
+def apply() -> None:
+    fix_semi_affine_maps()
+    fix_vector_predicates()
+    fix_vector_index_casts()
+    fix_gpu_memcpy_shapes()
+    fix_empty_unregistered_bodies()
