@@ -117,7 +117,7 @@ class MlirNameParser(Parser):
         if op_type := self.ctx.get_optional_op(name):
             return op_type
         self.raise_error(
-            f"operation '{name}' is not registered (pass --allow-unregistered-dialect to "
+            f"Operation {name} is not registered (pass --allow-unregistered-dialect to "
             "read it as an unregistered op)"
         )
 
@@ -231,6 +231,8 @@ def _create_index_op(cls: type[_Op], parser: Parser, props: dict[str, Attribute]
         # MLIR's inherent attribute, kept in the dictionary (MLIR reads it back there)
         attributes["upper_bound"] = IntegerAttr(parser.parse_integer(), IndexType())
     attributes.update(attr_dict(parser))
+    if parser.parse_optional_punctuation(":") is not None:  # `gpu.subgroup_id : index`
+        parser.parse_type()
     return cls.create(result_types=[IndexType()], properties=props, attributes=attributes)
 
 
