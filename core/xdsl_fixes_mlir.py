@@ -79,7 +79,7 @@ def _loosen(op: Any, position: int, kind: str, constraint: Any) -> None:
 
 def _same_shape_i1(operand: Attribute) -> Attribute:
     if isinstance(operand, VectorType):
-        return VectorType(i1, operand.get_shape(), operand.get_scalable_dims())
+        return VectorType(i1, operand.get_shape(), operand.scalable_dims)
     return i1
 
 
@@ -92,6 +92,7 @@ def fix_vector_predicates() -> None:
         _loosen(cmp, 0, "result", bool_like)
         _patch_comparison(cmp)
 
+    _fix_select_syntax()
     original_select_verify = arith.SelectOp.verify_
 
     def select_verify(self: arith.SelectOp) -> None:
@@ -103,31 +104,75 @@ def fix_vector_predicates() -> None:
     arith.SelectOp.verify_ = select_verify
 
 
+def _fix_select_syntax() -> None:
+    """`arith.select %c, %a, %b : T`, or `: vector<4xi1>, vector<4xT>` with a vector
+    condition, as MLIR writes both."""
+    from xdsl.dialects import arith
+    from xdsl.printer import Printer
+
+    def parse(cls: type[arith.SelectOp], parser: Parser) -> arith.SelectOp:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(operands) != 3 or len(types) not in (1, 2):
+            parser.raise_error("expected `%cond, %true, %false : (cond-type,)? type`")
+        cond_type, value_type = (i1, types[0]) if len(types) == 1 else types
+        values = parser.resolve_operands(operands, [cond_type, value_type, value_type], parser.pos)
+        op = arith.SelectOp(*values)
+        op.attributes |= attributes
+        return op
+
+    def print(self: arith.SelectOp, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if self.cond.type != i1:
+            printer.print_attribute(self.cond.type)
+            printer.print_string(", ")
+        printer.print_attribute(self.result.type)
+
+    arith.SelectOp.parse = classmethod(parse)  # pyright: ignore[reportAttributeAccessIssue]
+    arith.SelectOp.print = print
+
+
 def _patch_comparison(cls: Any) -> None:
-    """Strings as predicates, and a vector of `i1` as the result on vectors."""
-    original_parse = cls.parse.__func__
+    """`arith.cmpi PRED, %a, %b attr-dict : T` with PRED an identifier or a string, and a
+    vector of `i1` as the result on vectors."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr
 
     def parse(cls_: Any, parser: Parser) -> Any:
-        token = parser._current_token  # pyright: ignore[reportPrivateUsage]
-        if token.kind is MLIRTokenKind.STRING_LIT:
-            # rewrite `"slt"` as the identifier MLIR's custom form also accepts
+        if parser._current_token.kind is MLIRTokenKind.STRING_LIT:  # pyright: ignore[reportPrivateUsage]
             predicate = parser.parse_str_literal()
-            original_identifier = parser.parse_identifier
-            parser.parse_identifier = lambda *_: predicate  # pyright: ignore[reportAttributeAccessIssue]
-            try:
-                op = original_parse(cls_, parser)
-            finally:
-                parser.parse_identifier = original_identifier  # pyright: ignore[reportAttributeAccessIssue]
         else:
-            op = original_parse(cls_, parser)
-        result_type = _same_shape_i1(op.lhs.type)
-        if result_type == op.result.type:
-            return op
+            predicate = parser.parse_identifier()
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        properties: dict[str, Attribute] = {}
+        if cls_ is arith.CmpfOp:
+            properties["fastmath"] = arith.FastMathFlagsAttr("none")
+            if parser.parse_optional_keyword("fastmath"):
+                flags = arith.FastMathFlagsAttr.parse_parameter(parser)
+                properties["fastmath"] = arith.FastMathFlagsAttr(flags)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operand_type = parser.parse_type()
+        values = parser.resolve_operands([lhs, rhs], [operand_type] * 2, parser.pos)
+        names = PREDICATES[cls_.name]
+        if predicate not in names:
+            parser.raise_error(f"unknown {cls_.name} predicate '{predicate}'")
+        properties["predicate"] = IntegerAttr(names.index(predicate), 64)
         return cls_.create(
-            operands=op.operands,
-            result_types=[result_type],
-            properties=op.properties,
-            attributes=op.attributes,
+            operands=values,
+            result_types=[_same_shape_i1(operand_type)],
+            properties=properties,
+            attributes=attributes,
         )
 
     cls.parse = classmethod(parse)
@@ -139,6 +184,13 @@ def _patch_comparison(cls: Any) -> None:
             raise VerifyException(f"{self.name}: result {self.result.type} for {self.lhs.type}")
 
     cls.verify_ = verify
+
+
+PREDICATES = {
+    "arith.cmpi": "eq ne slt sle sgt sge ult ule ugt uge".split(),
+    "arith.cmpf": ("false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true".split()),
+}
+"""MLIR's `arith::CmpIPredicate` and `CmpFPredicate`, in the order of their numbers."""
 
 
 def fix_vector_index_casts() -> None:
