@@ -17,6 +17,8 @@ function patching xDSL in place, written so that it could be proposed upstream a
    same element type and compatible shapes; xDSL required equal types.
 5. An unregistered attribute written with an empty body, `#foo.bar<>`, printed back as
    `#foo.bar` (which is a different attribute to MLIR); it now prints `#foo.bar< >`.
+6. An input without ops (empty, only comments or aliases) is an empty module to MLIR;
+   xDSL refused it ("Could not parse entire input!").
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     IndexType,
     IntegerType,
     MemRefType,
@@ -232,7 +235,7 @@ def fix_gpu_memcpy_shapes() -> None:
             raise VerifyException("gpu.memcpy: arguments have incompatible element types")
         shapes = (src.get_shape(), dst.get_shape())
         if len(shapes[0]) != len(shapes[1]) or any(
-            a != b and a != -1 and b != -1 for a, b in zip(*shapes, strict=True)
+            a != b and DYNAMIC_INDEX not in (a, b) for a, b in zip(*shapes, strict=True)
         ):
             raise VerifyException("gpu.memcpy: arguments have incompatible shapes")
 
@@ -256,9 +259,28 @@ def fix_empty_unregistered_bodies() -> None:
     AttrParser._parse_dialect_type_or_attribute_body = parse_body  # pyright: ignore[reportPrivateUsage]
 
 
+def fix_empty_module() -> None:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.utils.exceptions import ParseError
+
+    original = Parser.parse_module
+
+    def parse_module(self: Parser, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return original(self, allow_implicit_module)
+        except ParseError as error:
+            at_end = self._current_token.kind is MLIRTokenKind.EOF  # pyright: ignore[reportPrivateUsage]
+            if at_end and allow_implicit_module and error.msg == "Could not parse entire input!":
+                return ModuleOp([])
+            raise
+
+    Parser.parse_module = parse_module
+
+
 def apply() -> None:
     fix_semi_affine_maps()
     fix_vector_predicates()
     fix_vector_index_casts()
     fix_gpu_memcpy_shapes()
     fix_empty_unregistered_bodies()
+    fix_empty_module()

@@ -4,7 +4,7 @@ Kernels carry attributes of MLIR dialects that xDSL 0.75 does not define:
 `spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [32, 1, 1]>`,
 `#spirv.target_env<...>`, `[#nvvm.target<chip = "sm_90">]`, `#rocdl.target<...>`,
 `#xegpu.layout<...>`, `memref<..., #amdgpu.address_space<fat_raw_buffer>>`,
-`!xegpu.tensor_desc<...>`. `mlir-opt` reads them without `--allow-unregistered-dialect`,
+`!xegpu.tensor_desc<...>`, `#amdgpu<mfma_perm_b none>` (MLIR's opaque syntax). `mlir-opt` reads them without `--allow-unregistered-dialect`,
 so this project does too: an attribute or type of one of MLIR's dialects (`MLIR_DIALECTS`)
 that no loaded dialect defines is kept as its text and printed back as written
 (`#name<text>`, or `#name` when it had no parameters). The passes never look inside one.
@@ -22,10 +22,11 @@ from collections.abc import Sequence
 from gpu_alloc.dialect.mlir_syntax import parse_balanced_body
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntAttr, StringAttr
-from xdsl.ir import Attribute, TypeAttribute
+from xdsl.ir import Attribute, OpaqueSyntaxAttribute, TypeAttribute
 from xdsl.irdl import ParametrizedAttribute, irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 MLIR_DIALECTS = frozenset(
@@ -58,12 +59,39 @@ class _OpaqueTypeBase(_OpaqueBase, TypeAttribute):
     """A type of an MLIR dialect kept as its text: `!name` or `!name<text>`."""
 
 
-_DEFINED: dict[tuple[str, bool], type[Attribute]] = {}
+class _OpaqueSyntaxBase(ParametrizedAttribute, OpaqueSyntaxAttribute):
+    """An attribute of an MLIR dialect written in the opaque syntax,
+    `#dialect<mnemonic text>`, kept as the text after the mnemonic."""
+
+    text: StringAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        # the parser stands after the mnemonic; the caller consumes the closing `>`
+        start = parser._current_token.span.start  # pyright: ignore[reportPrivateUsage]
+        end = parser._raw_scan_balanced(start)  # pyright: ignore[reportPrivateUsage]
+        text = Span(start, end, parser.lexer.input).text
+        parser.lexer.pos = end
+        parser._parser_state.current_token = parser.lexer.lex()  # pyright: ignore[reportPrivateUsage]
+        return (StringAttr(text),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(" " + self.text.data if self.text.data else "")
 
 
-def opaque_attribute_type(ctx: Context, name: str, is_type: bool) -> type[Attribute] | None:
-    """The class for `#name`/`!name` when it belongs to one of MLIR's dialects and no
-    loaded dialect defines it (it is then loaded into `ctx`); None otherwise."""
+class _OpaqueSyntaxTypeBase(_OpaqueSyntaxBase, TypeAttribute):
+    """A type of an MLIR dialect written in the opaque syntax, `!dialect<mnemonic ...>`."""
+
+
+_DEFINED: dict[tuple[str, bool, bool], type[Attribute]] = {}
+
+
+def opaque_attribute_type(
+    ctx: Context, name: str, is_type: bool, opaque_syntax: bool = False
+) -> type[Attribute] | None:
+    """The class for `#name`/`!name` (`#dialect<mnemonic ...>` with `opaque_syntax`)
+    when it belongs to one of MLIR's dialects and no loaded dialect defines it (it is
+    then loaded into `ctx`); None otherwise."""
     if "." not in name or name.split(".", 1)[0] not in MLIR_DIALECTS:
         return None
     allow, ctx.allow_unregistered = ctx.allow_unregistered, False
@@ -73,9 +101,12 @@ def opaque_attribute_type(ctx: Context, name: str, is_type: bool) -> type[Attrib
         ctx.allow_unregistered = allow
     if known is not None:
         return None
-    key = (name, is_type)
+    key = (name, is_type, opaque_syntax)
     if key not in _DEFINED:
-        base = _OpaqueTypeBase if is_type else _OpaqueBase
+        if opaque_syntax:
+            base = _OpaqueSyntaxTypeBase if is_type else _OpaqueSyntaxBase
+        else:
+            base = _OpaqueTypeBase if is_type else _OpaqueBase
         namespace = {"name": name, "__doc__": base.__doc__}
         _DEFINED[key] = irdl_attr_definition(type("OpaqueAttr", (base,), namespace))
     ctx.load_attr_or_type(_DEFINED[key])

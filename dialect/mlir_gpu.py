@@ -126,7 +126,7 @@ class MlirNameParser(Parser):
     ) -> Any:
         """MLIR's own dialects' attributes and types that no loaded dialect defines are
         kept as text (`mlir_attributes`)."""
-        opaque_attribute_type(self.ctx, attr_name, is_type)
+        opaque_attribute_type(self.ctx, attr_name, is_type, is_opaque)
         return super()._parse_dialect_type_or_attribute_body(
             attr_name, is_type, is_opaque, starting_opaque_pos
         )
