@@ -79,7 +79,8 @@ def script_op_type(name: str, quoted: bool) -> type[Operation] | None:
 def read_op_text(parser: Parser) -> str:
     """Consumes the rest of a custom-form op (the parser stands after its name) and
     returns its text, aliases written out: up to the `}` that closes the op's last
-    region when the next token starts a line, or up to the end of its last line."""
+    region when the next token starts a line, or up to the end of its last line. Its
+    lines are indented relative to the op's line, as the printer indents them."""
     source = parser.lexer.input
     pieces: list[str] = []
     depth = 0
@@ -104,7 +105,10 @@ def read_op_text(parser: Parser) -> str:
         parser._consume_token()  # pyright: ignore[reportPrivateUsage]
     if depth:
         parser.raise_error("unbalanced brackets in a transform op")
-    return "".join(pieces).strip()
+    line = Span(source.get_start_of_line(start), start, source).text
+    indent = line[: len(line) - len(line.lstrip())]
+    text = "".join(pieces).strip()
+    return text.replace("\n" + indent, "\n") if indent else text
 
 
 def _starts_op(token: Token[MLIRTokenKind]) -> bool:
