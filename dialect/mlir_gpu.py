@@ -112,7 +112,11 @@ class MlirNameParser(Parser):
             stack = self._parser_state.dialect_stack
             op_type = self.ctx.get_optional_op(name, dialect_stack=stack)
             if op_type is None or issubclass(op_type, UnregisteredOp):
-                self.raise_error(unknown_custom_op_message(name, self.ctx.allow_unregistered))
+                end = len(before)  # at the name, not at what follows it
+                start = max(end - len(name), 0)
+                self.raise_error(
+                    unknown_custom_op_message(name, self.ctx.allow_unregistered), start, end
+                )
             return op_type
         if op_type := self.ctx.get_optional_op(name):
             return op_type

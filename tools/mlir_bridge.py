@@ -21,13 +21,14 @@ would read it.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
 from typing import Any
 
 from gpu_alloc.errors import UserInputError
-from gpu_alloc.lowering.toolchain import ToolchainError, find_mlir_opt
+from gpu_alloc.lowering.toolchain import MLIR_OPT_ENV, ToolchainError, find_mlir_opt
 from gpu_alloc.tools.diagnostics import SourceMap, format_span, parse_with_locations
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
@@ -64,12 +65,9 @@ def read_module(
         return parse_with_locations(ctx, source, file_name, line_offset)
     except ParseError as error:
         embedded = error
-    mlir_opt = _mlir_opt() if mode == "auto" else None
+    mlir_opt, hint = _mlir_opt() if mode == "auto" else (None, "")
     if mlir_opt is None:
-        hint = " (with MLIR 22's mlir-opt-22 installed, gpu-alloc-opt reads such input through it)"
-        raise UserInputError(
-            _embedded_error(embedded, source, line_offset, hint if mode == "auto" else "")
-        ) from None
+        raise UserInputError(_embedded_error(embedded, source, line_offset, hint)) from None
     generic, mlir_error = _through_mlir(mlir_opt, ctx, source, line_offset)
     if generic is None:
         note = f" ({mlir_opt} cannot read it either: {mlir_error})"
@@ -92,11 +90,17 @@ def read_module(
     return module, _source_map_from_locations(module, source, file_name, line_offset)
 
 
-def _mlir_opt() -> str | None:
+def _mlir_opt() -> tuple[str | None, str]:
+    """MLIR's mlir-opt, or None and a note saying what would read the input."""
     try:
-        return find_mlir_opt()
-    except ToolchainError:
-        return None
+        return find_mlir_opt(), ""
+    except ToolchainError as error:
+        if os.environ.get(MLIR_OPT_ENV):  # the user named one that is not there
+            return None, f" (the MLIR bridge cannot run: {error})"
+        return (
+            None,
+            " (with MLIR 22's mlir-opt-22 installed, gpu-alloc-opt reads such input through it)",
+        )
 
 
 def _first_line(message: str) -> str:
