@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpu_alloc.dialect import AllocOp
+from gpu_alloc.dialect import AliasOp, AllocOp
 from gpu_alloc.dialect.mlir_affine import DelinearizeIndexOp, LinearizeIndexOp, MaxOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
@@ -154,9 +154,9 @@ def static_upper_bound(value: SSAValue) -> int | None:
     return None
 
 
-def bounded_byte_size(alloc: AllocOp) -> int | None:
-    """The allocation's byte size with every dynamic size at its static upper bound;
-    None if a size has no bound (or the element size is unknown)."""
+def bounded_byte_size(alloc: AllocOp | AliasOp) -> int | None:
+    """The allocation's (or alias's) byte size with every dynamic size at its static
+    upper bound; None if a size has no bound (or the element size is unknown)."""
     memref_type = alloc.memref.type
     assert isinstance(memref_type, MemRefType)
     elem = element_bytes(memref_type.get_element_type())

@@ -20,6 +20,7 @@ from gpu_alloc.dialect import (
     read_layout,
 )
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.transforms.block_sizes import bounded_byte_size
 from gpu_alloc.transforms.kernel_ir import kernels, walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.memref_uses import memref_accesses
@@ -78,7 +79,7 @@ def _alias_slice(alias: AliasOp, stages: StageMap) -> tuple[FuncSlice, FuncSlice
     if not isinstance(pointer, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
         return None
     offset = static_offset(pointer.offset, alias.space)
-    size = static_byte_size(memref_type)
+    size = bounded_byte_size(alias)  # what fusion laid out (a size bounded by affine.min)
     if offset is None or size is None:
         return None
     span = lifetime(alias, alias.memref, stages)

@@ -44,9 +44,11 @@ from gpu_alloc.dialect import (
 )
 from gpu_alloc.dialect.mlir_nvgpu_tma import WarpgroupMmaStoreOp
 from gpu_alloc.dialect.ops import AliasOp, DeallocOp, OffsetPointerOp
-from xdsl.dialects import affine, arith, func, gpu, linalg, memref, scf, vector
+from xdsl.dialects import affine, arith, func, gpu, memref, scf, vector
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.ops import BroadcastOp as LinalgBroadcastOp
+from xdsl.dialects.linalg.ops import ReduceOp as LinalgReduceOp
 from xdsl.ir import Operation, SSAValue, Use
 
 
@@ -132,8 +134,8 @@ EFFECTS: dict[type[Operation], Effects | Callable[[Operation], Effects]] = {
     mlir_amdgpu.TransposeLoadOp: (Effect(_R, 0),),
     mlir_amdgpu.FatRawBufferCastOp: (Effect(_V, 0),),
     mlir_amdgpu.GatherToLdsOp: (Effect(_R, 0),),  # its destination: see the docstring
-    linalg.BroadcastOp: (Effect(_R, 0), Effect(_RW, 1)),
-    linalg.ReduceOp: (Effect(_R, 0), Effect(_RW, 1)),
+    LinalgBroadcastOp: (Effect(_R, 0), Effect(_RW, 1)),
+    LinalgReduceOp: (Effect(_R, 0), Effect(_RW, 1)),
     arith.SelectOp: (Effect(_V, 1), Effect(_V, 2)),
     DeallocOp: (Effect(UseKind.FREE, 0),),
     OffsetPointerOp: (Effect(UseKind.POINTER, 0),),
@@ -160,8 +162,8 @@ UNDERSTOOD_REGIONS: tuple[type[Operation], ...] = (
     affine.IfOp,
     affine.ParallelOp,
     LinalgStructuredOperation,
-    linalg.BroadcastOp,
-    linalg.ReduceOp,
+    LinalgBroadcastOp,
+    LinalgReduceOp,
     mlir_gpu_warp.AllReduceOp,
     memref.AllocaScopeOp,
     mlir_scf.ForallOp,
