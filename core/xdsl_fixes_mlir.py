@@ -256,7 +256,7 @@ def fix_empty_unregistered_bodies() -> None:
             return type(attr)(attr.attr_name, attr.is_type, attr.is_opaque, " ")
         return attr
 
-    AttrParser._parse_dialect_type_or_attribute_body = parse_body  # pyright: ignore[reportPrivateUsage]
+    AttrParser._parse_dialect_type_or_attribute_body = parse_body  # pyright: ignore[reportPrivateUsage, reportAttributeAccessIssue]
 
 
 def fix_empty_module() -> None:

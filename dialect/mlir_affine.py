@@ -119,7 +119,7 @@ class DelinearizeIndexOp(IRDLOperation):
 
     linear_index = operand_def(IndexType)
     dynamic_basis = var_operand_def(IndexType)
-    static_basis = prop_def(DenseArrayBase)
+    static_basis = prop_def(DenseArrayBase.constr(i64))
     multi_index = var_result_def(IndexType)
 
     traits = traits_def(Pure())
@@ -148,7 +148,7 @@ class LinearizeIndexOp(IRDLOperation):
 
     multi_index = var_operand_def(IndexType)
     dynamic_basis = var_operand_def(IndexType)
-    static_basis = prop_def(DenseArrayBase)
+    static_basis = prop_def(DenseArrayBase.constr(i64))
     disjoint = opt_prop_def(base(UnitAttr) | base(IntegerAttr))
     """Set (`disjoint`, or `disjoint = true` in generic form) if the indices are in range."""
     linear_index = result_def(IndexType)
@@ -200,9 +200,14 @@ class IfOp(affine.IfOp):
         )
         results: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
-            results = parser.parse_optional_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            ) or [parser.parse_type()]
+            results = [
+                *(
+                    parser.parse_optional_comma_separated_list(
+                        parser.Delimiter.PAREN, parser.parse_type
+                    )
+                    or [parser.parse_type()]
+                )
+            ]
         then_region = parser.parse_region()
         else_region = parser.parse_region() if parser.parse_optional_keyword("else") else None
         regions = [then_region, else_region] if else_region is not None else [then_region]

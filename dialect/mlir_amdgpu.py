@@ -37,7 +37,7 @@ def _buffer_indices(parser: Parser) -> tuple[UnresolvedOperand, list[SSAValue], 
     offset: list[SSAValue] = []
     if parser.parse_optional_keyword("sgprOffset") is not None:
         offset = [parser.parse_operand(_I32)]
-    return memref, indices, offset
+    return memref, [*indices], offset
 
 
 _BUFFER_PROPS = ("boundsCheck", "indexOffset")

@@ -108,6 +108,6 @@ def opaque_attribute_type(
         else:
             base = _OpaqueTypeBase if is_type else _OpaqueBase
         namespace = {"name": name, "__doc__": base.__doc__}
-        _DEFINED[key] = irdl_attr_definition(type("OpaqueAttr", (base,), namespace))
+        _DEFINED[key] = irdl_attr_definition(type("OpaqueAttr", (base,), namespace))  # pyright: ignore[reportArgumentType]
     ctx.load_attr_or_type(_DEFINED[key])
     return _DEFINED[key]

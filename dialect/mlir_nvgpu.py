@@ -165,7 +165,7 @@ def _parse_mma_types(parser: Parser, count: int) -> tuple[list[Attribute], Attri
     if len(types) != count:
         parser.raise_error(f"expected {count} operand types")
     parser.parse_punctuation("->")
-    return types, parser.parse_type()
+    return [*types], parser.parse_type()
 
 
 @irdl_op_definition

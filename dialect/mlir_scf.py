@@ -79,9 +79,9 @@ class ForallOp(IRDLOperation):
     dynamicUpperBound = var_operand_def(IndexType)
     dynamicStep = var_operand_def(IndexType)
     outputs = var_operand_def()
-    staticLowerBound = prop_def(DenseArrayBase)
-    staticUpperBound = prop_def(DenseArrayBase)
-    staticStep = prop_def(DenseArrayBase)
+    staticLowerBound = prop_def(DenseArrayBase.constr(i64))
+    staticUpperBound = prop_def(DenseArrayBase.constr(i64))
+    staticStep = prop_def(DenseArrayBase.constr(i64))
     mapping = opt_prop_def(ArrayAttr)
     results = var_result_def()
     body = region_def("single_block")
@@ -237,7 +237,7 @@ class ParallelOp(scf.ParallelOp):
             types = parser.parse_optional_comma_separated_list(
                 parser.Delimiter.PAREN, parser.parse_type
             ) or [parser.parse_type()]
-            inits = parser.resolve_operands(unresolved, types, parser.pos)
+            inits = [*parser.resolve_operands(unresolved, types, parser.pos)]
         region = parser.parse_region([iv.resolve(_INDEX) for iv in ivs])
         block = region.block
         if not block.ops or not isinstance(block.last_op, scf.ReduceOp):

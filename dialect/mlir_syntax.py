@@ -10,6 +10,8 @@ written so that it could be proposed to xDSL as it is:
 
 - `parse_indexed`: `%memref[%i, %j]`;
 - `parse_optional_keyword_operand`: `, predicate = %p` style optional operands;
+- `finish_op`: creates a parsed op, the inherent attributes of the custom form's
+  attribute dictionary becoming properties; `parse_i64_array`: `[1, 0]`;
 - `OpaqueParametersType`: a type whose parameters are kept as the text MLIR wrote
   (`!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>`), for types this
   project never looks inside; MLIR's custom op syntax may write such a type without its
@@ -21,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, StringAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, StringAttr, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
-from xdsl.irdl import ParametrizedAttribute
+from xdsl.irdl import IRDLOperation, ParametrizedAttribute
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -100,3 +102,26 @@ def parse_type_or_body(parser: Parser, kind: type[OpaqueParametersType]) -> Attr
     if parser._current_token.kind == MLIRTokenKind.LESS:  # pyright: ignore[reportPrivateUsage]
         return kind(parse_balanced_body(parser))
     return parser.parse_type()
+
+
+def finish_op(
+    cls: type[IRDLOperation],
+    parser: Parser,
+    operands: list[SSAValue],
+    results: list[Attribute],
+    properties: tuple[str, ...] = (),
+    attributes: dict[str, Attribute] | None = None,
+) -> Operation:
+    """Creates the op; the named inherent attributes of the custom form's attribute
+    dictionary become properties, as in MLIR's generic form."""
+    attributes = parser.parse_optional_attr_dict() if attributes is None else attributes
+    props = {name: attributes.pop(name) for name in properties if name in attributes}
+    return cls.create(
+        operands=operands, result_types=results, properties=props, attributes=attributes
+    )
+
+
+def parse_i64_array(parser: Parser) -> DenseArrayBase:
+    """`[1, 0]` as MLIR's `array<i64: 1, 0>` property."""
+    values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+    return DenseArrayBase.from_list(i64, values)

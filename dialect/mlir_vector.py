@@ -5,7 +5,8 @@ IREE's and IMEX's kernels reshape and reduce vectors with `vector.shape_cast`,
 `multi_reduction`, `from_elements`, `to_elements`, `constant_mask`, `interleave`,
 `deinterleave`, `contract`, `outerproduct`, and touch memory with `vector.gather` and
 `vector.scatter`. This module adds them with MLIR's custom syntax (VectorOps.td in
-MLIR 22) and prints MLIR's generic form. Only `gather` (reads its base) and `scatter`
+MLIR 22) and prints MLIR's generic form; the reductions and contractions are in
+`mlir_vector_contract`. Only `gather` (reads its base) and `scatter`
 (writes it) touch a memref (`transforms/memory_effects.py`). `MLIR_VECTOR` is xDSL's
 `vector` with these. Written to be proposed to xDSL as it is.
 """
@@ -14,25 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpu_alloc.dialect.mlir_syntax import parse_index_list
+from gpu_alloc.dialect.mlir_syntax import finish_op, parse_i64_array, parse_index_list
+from gpu_alloc.dialect.mlir_vector_contract import CONTRACTION_OPS, IteratorTypeAttr
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     IndexType,
     MemRefType,
-    StringAttr,
     VectorType,
-    i64,
 )
-from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -40,49 +37,10 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
-from xdsl.printer import Printer
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import Pure
-from xdsl.utils.str_enum import StrEnum
 
 _INDEX = IndexType()
-
-
-class IteratorType(StrEnum):
-    PARALLEL = "parallel"
-    REDUCTION = "reduction"
-
-
-@irdl_attr_definition
-class IteratorTypeAttr(EnumAttribute[IteratorType]):
-    """`#vector.iterator_type<parallel|reduction>`"""
-
-    name = "vector.iterator_type"
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> IteratorType:
-        with parser.in_angle_brackets():
-            return parser.parse_str_enum(IteratorType)
-
-
-def _finish(
-    cls: type[IRDLOperation],
-    parser: Parser,
-    operands: list[SSAValue],
-    results: list[Attribute],
-    properties: tuple[str, ...] = (),
-    attributes: dict[str, Attribute] | None = None,
-) -> Operation:
-    """Creates the op; the named inherent attributes of the custom form's attribute
-    dictionary become properties, as in MLIR's generic form."""
-    attributes = parser.parse_optional_attr_dict() if attributes is None else attributes
-    props = {name: attributes.pop(name) for name in properties if name in attributes}
-    return cls.create(
-        operands=operands, result_types=results, properties=props, attributes=attributes
-    )
 
 
 def _unary(
@@ -96,12 +54,7 @@ def _unary(
     source_value = parser.resolve_operand(source, parser.parse_type())
     parser.parse_keyword("to")
     names = tuple(properties) + tuple(n for n in ("offsets", "sizes", "strides") if n in attributes)
-    return _finish(cls, parser, [source_value], [parser.parse_type()], names, attributes)
-
-
-def _i64_array(parser: Parser) -> DenseArrayBase:
-    values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-    return DenseArrayBase.from_list(i64, values)
+    return finish_op(cls, parser, [source_value], [parser.parse_type()], names, attributes)
 
 
 @irdl_op_definition
@@ -134,7 +87,7 @@ class TransposeOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Operation:
         def permutation() -> dict[str, Attribute]:
             parser.parse_punctuation(",")
-            return {"permutation": _i64_array(parser)}
+            return {"permutation": parse_i64_array(parser)}
 
         return _unary(cls, parser, between=permutation)
 
@@ -181,7 +134,7 @@ class InsertStridedSliceOp(IRDLOperation):
         parser.parse_keyword("into")
         dest_type = parser.parse_type()
         dest_value = parser.resolve_operand(dest, dest_type)
-        return _finish(
+        return finish_op(
             cls, parser, [source_value, dest_value], [dest_type], ("offsets", "strides"), attributes
         )
 
@@ -199,45 +152,7 @@ class StepOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Operation:
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        return _finish(cls, parser, [], [parser.parse_type()], (), attributes)
-
-
-@irdl_op_definition
-class MultiReductionOp(IRDLOperation):
-    """`%r = vector.multi_reduction <add>, %v, %acc [1] : vector<4x8xf32> to vector<4xf32>`"""
-
-    name = "vector.multi_reduction"
-
-    source = operand_def(VectorType)
-    acc = operand_def()
-    kind = prop_def(vector.CombiningKindAttr)
-    reduction_dims = prop_def(DenseArrayBase)
-    dest = result_def()
-    traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        kind = vector.CombiningKindAttr(vector.CombiningKindAttr.parse_parameter(parser))
-        parser.parse_punctuation(",")
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        acc = parser.parse_unresolved_operand()
-        dims = _i64_array(parser)
-        attributes = parser.parse_optional_attr_dict()
-        attributes |= {"kind": kind, "reduction_dims": dims}
-        parser.parse_punctuation(":")
-        source_value = parser.resolve_operand(source, parser.parse_type())
-        parser.parse_keyword("to")
-        dest_type = parser.parse_type()
-        acc_value = parser.resolve_operand(acc, dest_type)
-        return _finish(
-            cls,
-            parser,
-            [source_value, acc_value],
-            [dest_type],
-            ("kind", "reduction_dims"),
-            attributes,
-        )
+        return finish_op(cls, parser, [], [parser.parse_type()], (), attributes)
 
 
 @irdl_op_definition
@@ -260,7 +175,7 @@ class FromElementsOp(IRDLOperation):
         result = parser.parse_type()
         assert isinstance(result, VectorType)
         values = [parser.resolve_operand(e, result.element_type) for e in elements]
-        return _finish(cls, parser, values, [result], (), attributes)
+        return finish_op(cls, parser, [*values], [result], (), attributes)
 
 
 @irdl_op_definition
@@ -286,7 +201,7 @@ class ToElementsOp(IRDLOperation):
             count *= dim
         value = parser.resolve_operand(source, source_type)
         results = [source_type.element_type] * count
-        return _finish(cls, parser, [value], results, (), attributes)
+        return finish_op(cls, parser, [value], results, (), attributes)
 
 
 @irdl_op_definition
@@ -301,10 +216,10 @@ class ConstantMaskOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
-        sizes = _i64_array(parser)
+        sizes = parse_i64_array(parser)
         attributes = parser.parse_optional_attr_dict() | {"mask_dim_sizes": sizes}
         parser.parse_punctuation(":")
-        return _finish(cls, parser, [], [parser.parse_type()], ("mask_dim_sizes",), attributes)
+        return finish_op(cls, parser, [], [parser.parse_type()], ("mask_dim_sizes",), attributes)
 
 
 def _parse_gather_like(
@@ -352,7 +267,7 @@ class GatherOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
         operands, results, attributes = _parse_gather_like(parser, True)
-        return _finish(cls, parser, operands, results, ("alignment",), attributes)
+        return finish_op(cls, parser, operands, results, ("alignment",), attributes)
 
 
 @irdl_op_definition
@@ -372,7 +287,7 @@ class ScatterOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
         operands, _, attributes = _parse_gather_like(parser, False)
-        return _finish(cls, parser, operands, [], ("alignment",), attributes)
+        return finish_op(cls, parser, operands, [], ("alignment",), attributes)
 
 
 @irdl_op_definition
@@ -397,7 +312,7 @@ class InterleaveOp(IRDLOperation):
         parser.parse_punctuation("->")
         result = parser.parse_type()
         values = parser.resolve_operands([lhs, rhs], [source_type] * 2, parser.pos)
-        return _finish(cls, parser, values, [result], (), attributes)
+        return finish_op(cls, parser, [*values], [result], (), attributes)
 
 
 @irdl_op_definition
@@ -419,84 +334,7 @@ class DeinterleaveOp(IRDLOperation):
         value = parser.resolve_operand(source, parser.parse_type())
         parser.parse_punctuation("->")
         result = parser.parse_type()
-        return _finish(cls, parser, [value], [result, result], (), attributes)
-
-
-@irdl_op_definition
-class ContractOp(IRDLOperation):
-    """`%r = vector.contract {indexing_maps, iterator_types, kind} %a, %b, %acc (, %ma,
-    %mb)? : A, B into C`"""
-
-    name = "vector.contract"
-
-    lhs = operand_def(VectorType)
-    rhs = operand_def(VectorType)
-    acc = operand_def()
-    indexing_maps = prop_def(ArrayAttr)
-    iterator_types = prop_def(ArrayAttr)
-    kind = opt_prop_def(vector.CombiningKindAttr)
-    result = result_def()
-    traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        attributes = parser.parse_optional_attr_dict()
-        iterators = attributes.get("iterator_types")
-        if isinstance(iterators, ArrayAttr):
-            attributes["iterator_types"] = ArrayAttr(
-                IteratorTypeAttr(IteratorType(i.data)) if isinstance(i, StringAttr) else i
-                for i in iterators.data
-            )
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        if len(operands) != 3:
-            parser.raise_error("vector.contract with masks is not supported")
-        attributes |= parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        lhs_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        rhs_type = parser.parse_type()
-        parser.parse_keyword("into")
-        acc_type = parser.parse_type()
-        values = parser.resolve_operands(operands, [lhs_type, rhs_type, acc_type], parser.pos)
-        names = ("indexing_maps", "iterator_types", "kind")
-        return _finish(cls, parser, values, [acc_type], names, attributes)
-
-
-@irdl_op_definition
-class OuterProductOp(IRDLOperation):
-    """`%r = vector.outerproduct %a, %b (, %acc)? {kind}? : vector<4xf32>, vector<4xf32>`"""
-
-    name = "vector.outerproduct"
-
-    lhs = operand_def(VectorType)
-    rhs = operand_def()
-    acc = opt_operand_def(VectorType)
-    kind = opt_prop_def(vector.CombiningKindAttr)
-    result = result_def(VectorType)
-    traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        lhs_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        rhs_type = parser.parse_type()
-        assert isinstance(lhs_type, VectorType)
-        if isinstance(rhs_type, VectorType):
-            shape = [*lhs_type.get_shape(), *rhs_type.get_shape()]
-        else:
-            shape = list(lhs_type.get_shape())
-        result = VectorType(lhs_type.element_type, shape)
-        types = [lhs_type, rhs_type, result][: len(operands)]
-        values = parser.resolve_operands(operands, types, parser.pos)
-        attributes.setdefault("kind", vector.CombiningKindAttr(vector.CombiningKindFlag.ADD))
-        return _finish(cls, parser, values, [result], ("kind",), attributes)
+        return finish_op(cls, parser, [value], [result, result], (), attributes)
 
 
 NEW_OPS = (
@@ -505,7 +343,6 @@ NEW_OPS = (
     ExtractStridedSliceOp,
     InsertStridedSliceOp,
     StepOp,
-    MultiReductionOp,
     FromElementsOp,
     ToElementsOp,
     ConstantMaskOp,
@@ -513,8 +350,7 @@ NEW_OPS = (
     ScatterOp,
     InterleaveOp,
     DeinterleaveOp,
-    ContractOp,
-    OuterProductOp,
+    *CONTRACTION_OPS,
 )
 
 MLIR_VECTOR = Dialect(

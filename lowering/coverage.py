@@ -184,7 +184,8 @@ COVERAGE: tuple[Row, ...] = (
         note="without a mapping or reductions: nested scf.for (pre_lowering)",
     ),
     *_rows(
-        " ".join(f"index.{name}" for name in INDEX_BINARY) + " index.casts index.castu index.constant",
+        " ".join(f"index.{name}" for name in INDEX_BINARY)
+        + " index.casts index.castu index.constant",
         "special",
         ("index",),
         note="to arith by pre_lowering",

@@ -13,9 +13,9 @@ import io
 import re
 import subprocess
 
+from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.lowering.toolchain import ToolchainError, find_libdevice, find_mlir_opt
 from xdsl.dialects import gpu
-from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
 from xdsl.printer import Printer
 

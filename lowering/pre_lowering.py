@@ -25,14 +25,14 @@ operands where MLIR's `mod` is not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gpu_alloc.dialect.mlir_affine import DYNAMIC, DelinearizeIndexOp, LinearizeIndexOp, MaxOp
 from gpu_alloc.dialect.mlir_index import ARITH_EQUIVALENT
 from gpu_alloc.dialect.mlir_scf import ForallOp, InParallelOp
 from gpu_alloc.errors import GpuAllocPassError
 from xdsl.dialects import affine, arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -51,7 +51,10 @@ from xdsl.pattern_rewriter import (
 )
 
 _INDEX = IndexType()
-_ARITH = {op.name: op for op in arith.Arith.operations}
+_ARITH: dict[str, Callable[[SSAValue, SSAValue], Operation]] = {
+    op.name: op
+    for op in arith.Arith.operations  # pyright: ignore[reportAssignmentType]
+}
 
 
 class _Builder:
@@ -69,6 +72,9 @@ class _Builder:
         if value not in self.constants:
             self.constants[value] = self.add(arith.ConstantOp(IntegerAttr(value, _INDEX)))
         return self.constants[value]
+
+    def value(self, value: SSAValue | int) -> SSAValue:
+        return value if isinstance(value, SSAValue) else self.constant(value)
 
     def binary(self, name: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         return self.add(_ARITH[name](lhs, rhs))
@@ -99,9 +105,7 @@ class _Builder:
         shifted = self.binary("arith.addi", remainder, rhs)
         return self.add(arith.SelectOp(negative, shifted, remainder))
 
-    def map_results(
-        self, map_attr: affine.AffineMapAttr, operands: Sequence[SSAValue]
-    ) -> list[SSAValue]:
+    def map_results(self, map_attr: AffineMapAttr, operands: Sequence[SSAValue]) -> list[SSAValue]:
         data = map_attr.data
         dims, symbols = operands[: data.num_dims], operands[data.num_dims :]
         return [self.expr(e, dims, symbols) for e in data.results]
@@ -176,7 +180,7 @@ class _LowerAffineMemory(RewritePattern):
 
 
 def _memory_indices(
-    builder: _Builder, map_attr: affine.AffineMapAttr | None, operands: list[SSAValue]
+    builder: _Builder, map_attr: AffineMapAttr | None, operands: list[SSAValue]
 ) -> list[SSAValue]:
     return operands if map_attr is None else builder.map_results(map_attr, operands)
 
@@ -257,10 +261,8 @@ class _LowerParallelLoops(RewritePattern):
             if op.outputs:
                 raise GpuAllocPassError("an scf.forall with shared outputs is not lowered", op)
             builder = _Builder(rewriter)
-            bounds = [
-                tuple(b if isinstance(b, SSAValue) else builder.constant(b) for b in bound)
-                for bound in op.bounds()
-            ]
+            value = builder.value
+            bounds = [(value(lb), value(ub), value(step)) for lb, ub, step in op.bounds()]
             _nest(rewriter, op, bounds, InParallelOp)
         elif isinstance(op, scf.ParallelOp):
             if op.initVals:
@@ -272,7 +274,7 @@ class _LowerParallelLoops(RewritePattern):
 def _nest(
     rewriter: PatternRewriter,
     op: Operation,
-    bounds: list[tuple[SSAValue, ...]],
+    bounds: list[tuple[SSAValue, SSAValue, SSAValue]],
     terminator: type[Operation],
 ) -> None:
     """Replaces a parallel loop by `scf.for` loops over `bounds`, outermost first; its
@@ -284,7 +286,7 @@ def _nest(
         rewriter.erase(last)
     blocks = [Block(arg_types=[_INDEX]) for _ in bounds]
     for outer, inner, bound in zip(blocks, blocks[1:], bounds[1:], strict=False):
-        outer.add_op(scf.ForOp(*bound, [], Region(inner)))
+        outer.add_op(scf.ForOp(bound[0], bound[1], bound[2], [], Region(inner)))
         outer.add_op(scf.YieldOp())
     innermost = blocks[-1]
     for iv, arg in zip(ivs, [b.args[0] for b in blocks], strict=True):
@@ -293,7 +295,8 @@ def _nest(
         inner_op.detach()
         innermost.add_op(inner_op)
     innermost.add_op(scf.YieldOp())
-    rewriter.replace(op, scf.ForOp(*bounds[0], [], Region(blocks[0])))
+    lower, upper, step = bounds[0]
+    rewriter.replace(op, scf.ForOp(lower, upper, step, [], Region(blocks[0])))
 
 
 PRE_LOWERED_OPS = frozenset(

@@ -251,9 +251,15 @@ _ASYNC_COPY = (
       "gpu.barrier"() : () -> ()
       %r = memref.load %sh[%c1] : memref<64x{T}, 3 : i32>"""
 )
-for _name in ("nvgpu.device_async_copy", "nvgpu.device_async_create_group", "nvgpu.device_async_wait"):
+for _name in (
+    "nvgpu.device_async_copy",
+    "nvgpu.device_async_create_group",
+    "nvgpu.device_async_wait",
+):
     _SPECIAL[_name] = _ASYNC_COPY
-_SPECIAL["nvgpu.ldmatrix"] = """      %sh = gpu_alloc.alloc "sh" align 16 : memref<32x32x{T}, 3 : i32>
+_SPECIAL[
+    "nvgpu.ldmatrix"
+] = """      %sh = gpu_alloc.alloc "sh" align 16 : memref<32x32x{T}, 3 : i32>
       %m = nvgpu.ldmatrix %sh[%t, %c0] {numTiles = 4 : i32, transpose = false} : memref<32x32x{T}, 3 : i32> -> vector<4x2x{T}>
       %r = vector.extract %m[0, 1] : {T} from vector<4x2x{T}>"""
 _SPECIAL["nvgpu.mma.sync"] = """      %ma = vector.broadcast %x : {T} to vector<4x2x{T}>
@@ -267,9 +273,13 @@ _SPECIAL["linalg.fill"] = (
       "gpu.barrier"() : () -> ()
       %r = memref.load %sh[%c1] : memref<64x{T}, 3 : i32>"""
 )
-_SPECIAL["linalg.copy"] = """      linalg.copy ins(%a : memref<64x{T}, 1>) outs(%b : memref<64x{T}, 1>)
+_SPECIAL[
+    "linalg.copy"
+] = """      linalg.copy ins(%a : memref<64x{T}, 1>) outs(%b : memref<64x{T}, 1>)
       %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
-_SPECIAL["linalg.generic"] = """      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<64x{T}, 1>) outs(%b : memref<64x{T}, 1>) {
+_SPECIAL[
+    "linalg.generic"
+] = """      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<64x{T}, 1>) outs(%b : memref<64x{T}, 1>) {
       ^bb0(%in: {T}, %out_: {T}):
         %s = arith.addf %in, %in : {T}
         linalg.yield %s : {T}

@@ -12,8 +12,8 @@ from gpu_alloc.lowering.coverage import (
     markdown_table,
     row_of,
 )
-from gpu_alloc.lowering.ptx import emit_ptx_modules
 from gpu_alloc.lowering.pre_lowering import PRE_LOWERED_OPS
+from gpu_alloc.lowering.ptx import emit_ptx_modules
 from gpu_alloc.lowering.ptxas import assemble
 from gpu_alloc.lowering.to_llvm import OP_LOWERINGS
 from gpu_alloc.sim.arith import ARITH_OPS
