@@ -12,6 +12,7 @@ from gpu_alloc.dialect.backing import (
 from gpu_alloc.dialect.layout import (
     HEAP_LAYOUT_ATTR,
     LAYOUT_ATTR,
+    PROVEN_OPTIMAL_ATTR,
     FuncSlice,
     layout_attr,
     read_layout,
@@ -35,6 +36,7 @@ __all__ = [
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",
     "LAYOUT_ATTR",
+    "PROVEN_OPTIMAL_ATTR",
     "FuncSlice",
     "layout_attr",
     "read_layout",

@@ -44,6 +44,9 @@ from xdsl.utils.exceptions import VerifyException
 
 LAYOUT_ATTR = "gpu_alloc.layout"
 HEAP_LAYOUT_ATTR = "gpu_alloc.heap_layout"
+PROVEN_OPTIMAL_ATTR = "gpu_alloc.proven_optimal"
+"""A unit attribute `fuse-gpu-allocs` puts on a backing larger than the lower bound (the
+most bytes live in one stage) when its search proved that no smaller layout exists."""
 
 
 @dataclass(frozen=True)

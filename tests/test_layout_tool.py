@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from gpu_alloc.sim import simulate
 from gpu_alloc.sim.loading import load_module
+from gpu_alloc.sim.loading import parse_module as load_module_text
 from gpu_alloc.tools.layout import main
 from many_funcs import many_funcs_kernel
 
@@ -105,8 +106,51 @@ def test_profile_shades_and_numbers_conflicts(tmp_path: Path):
         for r in root.iter(f"{SVG}rect")
         if "data-func" in r.attrib
     }
-    assert fills["col"] == "rgb(250,60,60)"  # the worst Func: full red
-    assert fills["row"] == "rgb(250,235,235)"  # no conflict: white-ish
+    assert fills["col"] == "rgb(220,40,40)"  # the worst Func: full red
+    assert fills["row"] == "rgb(255,255,255)"  # no conflict: white, as the README says
+    assert fills["bcast"] == "rgb(255,255,255)"
+    assert fills["h"] == "rgb(215,215,215)"  # a heap Func: no bank model, grey
+    assert "no bank conflicts" in texts
+    assert "the most bank conflicts (62); lighter red: fewer" in texts
+    assert "no bank figures (heap or private memory, or not profiled)" in texts
+    unprofiled = _draw(BANKS, tmp_path / "plain.svg")
+    plain = [r.attrib["fill"] for r in unprofiled.iter(f"{SVG}rect") if "data-func" in r.attrib]
+    hues = [int(f[4:].split(",")[0]) for f in plain]
+    assert all(60 <= h < 300 for h in hues)  # no pastel is a red: red means conflicts
+
+
+def test_heading_shows_the_saving_and_each_barrier_with_its_line(tmp_path: Path):
+    """The stencil chain by hand (its header comment): unfused 484 + 400 + 324 = 1208 B,
+    fused 884 B = the lower bound, so 324 B (27%) saved; stages 1-3 begin at the file's
+    three `gpu.barrier` lines."""
+    path = ROOT / "examples" / "stencil_chain.mlir"
+    root = _draw(path, tmp_path / "out.svg")
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "kernel 'stencil_chain' - shared backing 'shared_alloc': 3 Funcs" in texts
+    assert (
+        "unfused 1208 B -> fused 884 B (saves 324 B, 27%); lower bound 884 B (proven optimal)"
+    ) in texts
+    lines = [n for n, text in enumerate(path.read_text().splitlines(), 1) if "gpu.barrier" in text]
+    assert len(lines) == 3
+    drawn = [
+        e.attrib["data-barrier"] for e in root.iter(f"{SVG}line") if "data-barrier" in e.attrib
+    ]
+    assert drawn == [f"gpu.barrier @ line {n}" for n in lines]
+    assert all(f"barrier @ line {n}" in texts for n in lines)  # written above the plot
+
+
+def test_an_inserted_barrier_is_labelled_as_such():
+    from gpu_alloc.tools.layout import fused_layouts
+
+    source = (ROOT / "tests" / "filecheck" / "import" / "insert-barriers.mlir").read_text()
+    module = load_module_text(source)
+    from gpu_alloc.api import ImportGpuAllocsPass, register
+
+    ImportGpuAllocsPass().apply(register(), module)
+    # The kernel fits the limit of 1600 B only with the barrier fuse inserts after the loop.
+    (layout,) = fused_layouts(module, max_shared_bytes=1600)
+    assert layout.barriers == {1: "inserted gpu.barrier"}
+    assert (layout.unfused, layout.size) == (1664, 1536)
 
 
 def test_renders_with_rsvg_convert(tmp_path: Path):

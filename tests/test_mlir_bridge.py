@@ -12,6 +12,7 @@ import pytest
 from gpu_alloc.errors import UserInputError
 from gpu_alloc.lowering import toolchain
 from gpu_alloc.lowering.toolchain import have_mlir_opt
+from gpu_alloc.source_lines import source_line
 from gpu_alloc.tools import mlir_bridge
 from gpu_alloc.tools.mlir_bridge import read_module
 from gpu_alloc.universe import register_dialects
@@ -169,3 +170,5 @@ def test_bridged_ops_are_located_in_the_users_file():
     span = source_map.op_spans[xegpu]
     assert span.get_location().line == 5 + 4
     assert span.text == "x"  # MLIR locates an op at its name
+    barrier = next(op for op in module.walk() if op.name == "gpu.barrier")
+    assert source_line(barrier) == 10 + 5 + 10  # for the profile and the pictures

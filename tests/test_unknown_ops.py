@@ -71,9 +71,9 @@ def test_escaping_buffer_lives_for_the_whole_kernel_and_the_rest_is_fused(use: s
     assert fused_bytes(use) == (768, 512)  # %A alone, %B and %C together
     module = corpus.parse(KERNEL.replace("USE_OF_A", use))
     remarks = import_gpu_allocs(module)
-    assert any(f"%A is {reason}" in r and "lives for the whole kernel" in r for r in remarks), (
-        remarks
-    )
+    (remark,) = [r for r in remarks if "lives for the whole kernel" in r.message]
+    assert f"memref.alloc %A is {reason}" in remark.message
+    assert remark.op is not None and remark.op.name == "memref.alloc"  # located at %A
 
 
 def test_buffer_passed_to_a_call_is_imported_for_the_whole_kernel():
@@ -98,8 +98,9 @@ gpu.module @m {{
 """
     module = corpus.parse(text)
     remarks = import_gpu_allocs(module)
-    assert any("its storage is returned or yielded ('func.return')" in r for r in remarks), remarks
-    assert any("its storage is stored to memory ('memref.store')" in r for r in remarks), remarks
+    messages = [r.message for r in remarks]
+    assert any("its storage is returned or yielded ('func.return')" in m for m in messages)
+    assert any("its storage is stored to memory ('memref.store')" in m for m in messages)
     assert sum(op.name == "memref.alloc" for op in module.walk()) == 2
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from gpu_alloc.errors import UserInputError
 from gpu_alloc.lowering.toolchain import MLIR_OPT_ENV, ToolchainError, find_mlir_opt
+from gpu_alloc.source_lines import remember
 from gpu_alloc.tools.diagnostics import SourceMap, format_span, parse_with_locations
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
@@ -166,4 +167,5 @@ def _source_map_from_locations(
             line, column = location.line.data, location.column.data
             if line > 0:
                 source_map.op_spans[op] = _span_at(source, file_name, line, column)
+    remember(source_map.op_spans, line_offset)  # not where they are in MLIR's output
     return source_map

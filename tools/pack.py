@@ -1,6 +1,7 @@
 """`gpu-alloc-pack`: pack a MiniMalloc-format CSV with the packer `fuse-gpu-allocs` uses.
 
     gpu-alloc-pack FILE.csv [--budget UNITS] [--time-limit SECONDS] [--output OUT.csv]
+                   [--svg OUT.svg]
 
 The input has a header naming at least `id,lower,upper,size` (an optional `alignment` column;
 other columns are ignored); each row is a buffer live during the half-open interval
@@ -13,7 +14,8 @@ followed by ` stopped_by=time-limit` when the wall-clock cap cut the search shor
 `packing.DEFAULT_BUDGET` and `packing.DEFAULT_GREEDY_BUDGET`), so the same input gives the
 same output on any machine under any load; `--time-limit` alone lifts the default budgets and
 lets the packer run for up to that many seconds.
-`--output` writes the input rows with an `offset` column added. Bad input is reported as one
+`--output` writes the input rows with an `offset` column added; `--svg` draws the packing with
+`gpu-alloc-layout`'s renderer (`tools/layout_svg.py`). Bad input is reported as one
 line on stderr with exit status 1.
 """
 
@@ -29,14 +31,17 @@ from pathlib import Path
 
 from gpu_alloc.errors import one_line_usage_errors, run_tool
 from gpu_alloc.tools.files import read_input, write_output
+from gpu_alloc.tools.layout_svg import packing_layout, render_svg
 from gpu_alloc.transforms.packing import (
     DEFAULT_BUDGET,
     DEFAULT_GREEDY_BUDGET,
+    Packing,
     PackingError,
     PackItem,
     pack,
     validate,
 )
+from gpu_alloc.version import add_version_option
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 
@@ -103,6 +108,15 @@ def write_solution(
     write_output(path, stream.getvalue())
 
 
+def write_picture(
+    path: Path, source: Path, rows: list[dict[str, str]], items: list[PackItem], packing: Packing
+) -> None:
+    """`--svg`: the packing drawn by `gpu-alloc-layout`'s renderer."""
+    names = [row.get("id") or str(k) for k, row in enumerate(rows)]
+    layout = packing_layout(source.name, names, items, packing.offsets, packing.optimal)
+    write_output(path, render_svg([layout], title=source.name, what="packing"))
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="gpu-alloc-pack",
@@ -126,6 +140,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "machine's speed and load, and the last line says stopped_by=time-limit when it fired",
     )
     parser.add_argument("--output", type=Path, help="write the input with an offset column here")
+    parser.add_argument(
+        "--svg",
+        type=Path,
+        metavar="OUT.svg",
+        help="draw the packing (x = time, y = offset), as gpu-alloc-layout draws a kernel",
+    )
+    add_version_option(parser, "gpu-alloc-pack")
     args = one_line_usage_errors(parser).parse_args(argv)
     if args.time_limit is not None and not args.time_limit >= 0:
         parser.error("--time-limit must be a non-negative number of seconds")
@@ -151,6 +172,8 @@ def run(args: argparse.Namespace) -> None:
             raise InputError(f"internal error: invalid packing ({names}): {error}") from None
         if args.output is not None:
             write_solution(args.output, header, rows, packing.offsets)
+        if args.svg is not None:
+            write_picture(args.svg, args.file, rows, items, packing)
     except InputError as error:
         print(f"gpu-alloc-pack: error: {error}", file=sys.stderr)
         sys.exit(1)

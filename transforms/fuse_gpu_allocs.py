@@ -36,7 +36,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp
+from gpu_alloc.dialect import PROVEN_OPTIMAL_ATTR, AliasOp, AllocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
 from gpu_alloc.memref_sizes import element_bytes
@@ -65,6 +65,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     i8,
 )
 from xdsl.ir import SSAValue
@@ -115,6 +116,13 @@ class FuseGpuAllocsPass(ModulePass):
             raise GpuAllocPassError(f"fuse-gpu-allocs: option chip: {error}") from None
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reports = self.run(op)
+        if self.report:
+            print(format_report(reports), file=sys.stderr)
+
+    def run(self, op: ModuleOp) -> list[KernelReport]:
+        """What `apply` does; returns what `report=true` prints, per kernel
+        (`gpu_alloc.api.fuse` makes it a `FusionResult`)."""
         self.shared_limit()
         if self.alignment <= 0 or self.alignment & (self.alignment - 1):
             raise GpuAllocPassError(
@@ -134,13 +142,11 @@ class FuseGpuAllocsPass(ModulePass):
         print_fuse_remarks(op)  # what the pass leaves alone, never silently
         inserted = insert_reuse_barriers(op, self)
         try:
-            reports = fuse_module(op, self)
+            return fuse_module(op, self)
         except GpuAllocPassError:
             for barrier in inserted:  # a failed pass leaves the module as it was
                 Rewriter.erase_op(barrier.op)
             raise
-        if self.report:
-            print(format_report(reports), file=sys.stderr)
 
 
 def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelReport]:
@@ -207,15 +213,16 @@ def _emit_space(builder: Builder, layout: SpaceLayout) -> None:
     offsets, total = _layout_values(builder, funcs, layout)
     static_total = DYNAMIC_INDEX if plan.dynamic_order else plan.static_bytes
     backing_type = MemRefType(i8, [static_total], memory_space=IntegerAttr(int(layout.space), 32))
-    backing = builder.insert(
-        AllocOp(
-            layout.backing,
-            backing_type,
-            [total] if total is not None else [],
-            alignment=max(f.alignment for f in funcs),
-            backing=True,
-        )
-    ).memref
+    backing_op = AllocOp(
+        layout.backing,
+        backing_type,
+        [total] if total is not None else [],
+        alignment=max(f.alignment for f in funcs),
+        backing=True,
+    )
+    if plan.optimal and plan.static_bytes > plan.lower_bound:  # `fusion_result` reads it
+        backing_op.attributes[PROVEN_OPTIMAL_ATTR] = UnitAttr()
+    backing = builder.insert(backing_op).memref
     backing.name_hint = layout.backing
     for func, offset in zip(funcs, offsets, strict=True):
         aliases: dict[MemRefType, SSAValue] = {}

@@ -11,13 +11,13 @@ Workgroup memory is `#gpu.address_space<workgroup>` or an integer space 3, priva
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, space_number
 from gpu_alloc.dialect.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS
+from gpu_alloc.remarks import Remark, emit_remark
 from gpu_alloc.transforms.kernel_ir import Kernel, is_kernel, kernel_name, walk_ops
 from gpu_alloc.transforms.memory_effects import (
     UseKind,
@@ -259,29 +259,36 @@ def unowned_workgroup_memory(op: Operation) -> list[str]:
     return found
 
 
-def fuse_remarks(module: ModuleOp) -> list[str]:
+def fuse_remarks(module: ModuleOp) -> list[Remark]:
     """What `fuse-gpu-allocs` says it leaves alone: a module without kernels, and
-    workgroup memory that is not a `gpu_alloc` allocation."""
-    remarks: list[str] = []
+    workgroup memory that is not a `gpu_alloc` allocation (at the region's op)."""
+    remarks: list[Remark] = []
     regions = list(block_level_regions(module))
     if next(fusable_kernels(module), None) is None:
         remarks.append(
-            "no kernel (gpu.func with 'kernel', gpu.launch, or func.func allocating "
-            "workgroup memory) in the module: nothing to fuse"
+            Remark(
+                "no kernel (gpu.func with 'kernel', gpu.launch, or func.func allocating "
+                "workgroup memory) in the module: nothing to fuse"
+            )
         )
     for op, _ in regions:
         where = region_name(op)
         unowned = unowned_workgroup_memory(op)
         if importable := [u for u in unowned if u != DYNAMIC_SHARED]:
             remarks.append(
-                f"'{where}' has workgroup memory that fuse-gpu-allocs does not own and "
-                f"leaves as it is ({', '.join(importable)}); run import-gpu-allocs first"
+                Remark(
+                    f"'{where}' has workgroup memory that fuse-gpu-allocs does not own and "
+                    f"leaves as it is ({', '.join(importable)}); run import-gpu-allocs first",
+                    op,
+                )
             )
         if DYNAMIC_SHARED in unowned:
-            remarks.append(f"'{where}' lays out {DYNAMIC_SHARED} itself; those bytes are not fused")
+            remarks.append(
+                Remark(f"'{where}' lays out {DYNAMIC_SHARED} itself; those bytes are not fused", op)
+            )
     return remarks
 
 
 def print_fuse_remarks(module: ModuleOp) -> None:
     for remark in fuse_remarks(module):
-        print(f"fuse-gpu-allocs: remark: {remark}", file=sys.stderr)
+        emit_remark("fuse-gpu-allocs", remark.message, remark.op)

@@ -29,13 +29,13 @@ Running the pass twice changes nothing the second time.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp, DeallocOp
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.provenance import derive
+from gpu_alloc.remarks import Remark, emit_remark
 from gpu_alloc.transforms.gpu_buffers import (
     Escape,
     attribution_start,
@@ -61,8 +61,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-REMARK = "import-gpu-allocs: remark: "
-
 
 @dataclass(frozen=True)
 class ImportGpuAllocsPass(ModulePass):
@@ -73,14 +71,15 @@ class ImportGpuAllocsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for remark in import_gpu_allocs(op):
-            print(REMARK + remark, file=sys.stderr)
+            emit_remark(self.name, remark.message, remark.op)
 
 
-def import_gpu_allocs(module: ModuleOp) -> list[str]:
-    """Imports every buffer of `module` it can own; returns a remark per one it cannot."""
+def import_gpu_allocs(module: ModuleOp) -> list[Remark]:
+    """Imports every buffer of `module` it can own; returns a remark per one it cannot
+    (at the buffer's op: the alloc, the global, the function of an attribution)."""
     normalize_spaces(module)
     regions = dict(block_level_regions(module))
-    remarks: list[str] = []
+    remarks: list[Remark] = []
     importers = {
         owner: _RegionImporter(owner, region, remarks) for owner, region in regions.items()
     }
@@ -91,7 +90,7 @@ def import_gpu_allocs(module: ModuleOp) -> list[str]:
         if isinstance(op, memref.AllocOp | memref.AllocaOp) and buffer_space(op.memref.type):
             owner = _block_level_owner(op, importers)
             if owner is None:
-                remarks.append(f"{_describe(op)} is not in block-level code; it stays")
+                remarks.append(Remark(f"{_describe(op)} is not in block-level code; it stays", op))
             else:
                 importers[owner].import_allocation(op)
     for op in list(walk_ops(module)):
@@ -119,7 +118,7 @@ def _describe(op: Operation) -> str:
 class _RegionImporter:
     """Imports the buffers of one block-level region, naming them uniquely in it."""
 
-    def __init__(self, owner: Operation, region: Region, remarks: list[str]):
+    def __init__(self, owner: Operation, region: Region, remarks: list[Remark]):
         self.owner = owner
         self.entry: Block | None = region.blocks[0] if region.blocks else None
         self.remarks = remarks
@@ -140,28 +139,26 @@ class _RegionImporter:
         self.names.add(name)
         return name
 
-    def remark(self, what: str, why: str) -> None:
-        self.remarks.append(f"in '{self.where}': {what} stays as it is: {why}")
+    def remark(self, what: str, why: str, op: Operation) -> None:
+        self.remarks.append(Remark(f"in '{self.where}': {what} stays as it is: {why}", op))
 
-    def note_escape(self, what: str, escape: Escape | None) -> None:
+    def note_escape(self, what: str, escape: Escape | None, op: Operation) -> None:
         """An imported buffer that escapes within the kernel lives for all of it."""
         if escape is not None:
-            self.remarks.append(
-                f"in '{self.where}': {what} is {escape.describe()}, so it lives for the "
-                "whole kernel"
-            )
+            message = f"in '{self.where}': {what} is {escape.describe()}, so it lives for the "
+            self.remarks.append(Remark(message + "whole kernel", op))
 
     def import_allocation(self, op: memref.AllocOp | memref.AllocaOp) -> None:
         memref_type = op.memref.type
         assert isinstance(memref_type, MemRefType)
         if not isinstance(memref_type.layout, NoneAttr):
-            return self.remark(_describe(op), "it has a layout map")
+            return self.remark(_describe(op), "it has a layout map", op)
         if op.symbol_operands:
-            return self.remark(_describe(op), "it has symbol operands")
+            return self.remark(_describe(op), "it has symbol operands", op)
         escape = escape_of(op.memref)
         if escape is not None and escape.leaves:
-            return self.remark(_describe(op), f"its storage is {escape.describe()}")
-        self.note_escape(_describe(op), escape)
+            return self.remark(_describe(op), f"its storage is {escape.describe()}", op)
+        self.note_escape(_describe(op), escape, op)
         space = buffer_space(memref_type)
         assert space is not None
         alignment = op.alignment.value.data if op.alignment is not None else None
@@ -187,13 +184,13 @@ class _RegionImporter:
             kind = "workgroup" if index < n_workgroup else "private"
             what = f"{kind} attribution %{arg.name_hint or arg.index}"
             if space is None:
-                self.remark(what, "it is not a workgroup or private memref")
+                self.remark(what, "it is not a workgroup or private memref", func_op)
                 continue
             escape = escape_of(arg)
             if escape is not None and escape.leaves:
-                self.remark(what, f"its storage is {escape.describe()}")
+                self.remark(what, f"its storage is {escape.describe()}", func_op)
                 continue
-            self.note_escape(what, escape)
+            self.note_escape(what, escape, func_op)
             assert isinstance(arg.type, MemRefType)
             alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), attrs.align(index))
             attrs.drop(index)
@@ -261,7 +258,7 @@ def _import_global(
     global_op: memref.GlobalOp,
     module: ModuleOp,
     importers: dict[Operation, _RegionImporter],
-    remarks: list[str],
+    remarks: list[Remark],
 ) -> None:
     symbol = global_op.sym_name.data
     scope = global_op.parent_op() or module
@@ -280,10 +277,10 @@ def _import_global(
         if escape is not None and escape.leaves:
             why = f"its storage is {escape.describe()}"
     if why is not None:
-        remarks.append(f"workgroup global @{symbol} stays as it is: {why}")
+        remarks.append(Remark(f"workgroup global @{symbol} stays as it is: {why}", global_op))
         return
     importer = importers[owner]  # pyright: ignore[reportPossiblyUnbound]
-    importer.note_escape(f"workgroup global @{symbol}", escape)
+    importer.note_escape(f"workgroup global @{symbol}", escape, global_op)
     assert importer.entry is not None
     memref_type = global_op.type
     assert isinstance(memref_type, MemRefType)

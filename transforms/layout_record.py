@@ -20,6 +20,7 @@ from gpu_alloc.dialect import (
     read_layout,
 )
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.source_lines import source_line
 from gpu_alloc.transforms.block_sizes import bounded_byte_size
 from gpu_alloc.transforms.kernel_ir import kernels, walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
@@ -55,7 +56,7 @@ def stage_of(stages: StageMap, op: Operation) -> int | None:
     """The barrier stage of `op`, None if it has none: the first stage of its interval
     (an op after a barrier that may be skipped may run in several stages; Funcs that
     share bytes have disjoint intervals, so the first stage tells them apart). With
-    `stage_count` and `closed_stages`, the only place this package reads a `StageMap`
+    `stage_count`, `closed_stages` and `stage_openers`, the only place this package reads a `StageMap`
     beyond `stage_map` and `lifetime` (the layout record, the profile and the picture
     all go through here)."""
     interval = stages.stage_of.get(op)
@@ -70,6 +71,35 @@ def closed_stages(span: Lifetime) -> tuple[int, int]:
 def stage_count(stages: StageMap) -> int:
     """How many barrier stages the kernel has."""
     return stages.last_stage + 1
+
+
+def stage_openers(stages: StageMap) -> dict[int, list[gpu.BarrierOp]]:
+    """For each stage after the first, the `gpu.barrier`s that begin it (several when it
+    begins in more than one branch of an `scf.if`), in program order."""
+    openers: dict[int, list[gpu.BarrierOp]] = {}
+    for op, interval in stages.stage_of.items():
+        if isinstance(op, gpu.BarrierOp):  # a barrier moves the point to the stage `end`
+            openers.setdefault(interval.end, []).append(op)
+    return openers
+
+
+def barrier_lines(stages: StageMap) -> dict[int, list[int | None]]:
+    """For each stage after the first, the source lines of the barriers that begin it
+    (`gpu_alloc.source_lines`; None for a barrier no parser saw: one a pass inserted)."""
+    return {
+        stage: [source_line(b) for b in barriers]
+        for stage, barriers in sorted(stage_openers(stages).items())
+    }
+
+
+def describe_barriers(lines: list[int | None]) -> str:
+    """`gpu.barrier @ line 23`, `gpu.barrier @ lines 23, 31`, `inserted gpu.barrier`."""
+    known = sorted({line for line in lines if line is not None})
+    inserted = "inserted gpu.barrier" if None in lines else ""
+    if not known:
+        return inserted or "gpu.barrier"
+    where = f"line {known[0]}" if len(known) == 1 else "lines " + ", ".join(map(str, known))
+    return f"gpu.barrier @ {where}" + (f" (+ {inserted})" if inserted else "")
 
 
 def _alias_slice(alias: AliasOp, stages: StageMap) -> tuple[FuncSlice, FuncSlice] | None:

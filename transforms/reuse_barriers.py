@@ -28,7 +28,6 @@ the backing without it (the others kept) and with it.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +35,7 @@ from typing import Any
 from gpu_alloc.dialect import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.remarks import emit_remark
 from gpu_alloc.transforms.fusion_analysis import FuseOptions, plan_kernel
 from gpu_alloc.transforms.gpu_buffers import Kernel, fusable_kernels
 from gpu_alloc.transforms.kernel_ir import (
@@ -121,8 +121,9 @@ def insert_reuse_barriers(module: ModuleOp, options: Any) -> list[InsertedBarrie
     inserted: list[InsertedBarrier] = []
     for kernel in list(fusable_kernels(module)):
         inserted += _Planner(kernel, measuring).run(limit)
-    for barrier in inserted:
-        print(f"fuse-gpu-allocs: remark: {barrier.describe()}", file=sys.stderr)
+    for barrier in inserted:  # located at the op the barrier follows (or its region's op)
+        anchor = barrier.op.prev_op or barrier.op.parent_op()
+        emit_remark("fuse-gpu-allocs", barrier.describe(), anchor)
     return inserted
 
 

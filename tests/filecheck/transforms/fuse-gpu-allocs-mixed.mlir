@@ -12,7 +12,7 @@
 // CHECK-NEXT:   w                shared        80 {{ *}}{{[0-9]*(0|16|32|48|64|80|96|112|128|144)}}  [1, 2]
 // CHECK-NEXT:   c                shared        34 {{ *}}{{[0-9]*(0|16|32|48|64|80|96|112|128|144)}}  [2, 3]
 // CHECK-NEXT:   shared backing 'shared_alloc': unfused 187 B, fused 164 B, lower bound 153 B, Halide grouping 176 B (optimal)
-// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<164xi8, 3 : i32>
+// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.proven_optimal} : memref<164xi8, 3 : i32>
 // CHECK:      %a = gpu_alloc.alias "a" %{{.*}} : !gpu_alloc.ptr<3 : i32> -> memref<37xi8, 3 : i32>
 // CHECK:      %b = gpu_alloc.alias "b" %{{.*}} : !gpu_alloc.ptr<3 : i32> -> memref<18xi16, 3 : i32>
 // CHECK:      %w = gpu_alloc.alias "w" %{{.*}} : !gpu_alloc.ptr<3 : i32> -> memref<20xf32, 3 : i32>
