@@ -65,7 +65,7 @@ def mlir_opt(text: str, *flags: str) -> str:
 def test_the_forms_cover_the_dialects():
     dialects = {name.split(".")[0] for name in IDS}
     assert dialects >= {"affine", "amdgpu", "attributes", "gpu", "index", "memref", "nvgpu"}
-    assert {"scf", "vector"} <= dialects and len(CASES) >= 20
+    assert {"linalg", "scf", "vector"} <= dialects and len(CASES) >= 20
 
 
 @pytest.mark.parametrize(("name", "text"), CASES, ids=IDS)

@@ -5,6 +5,10 @@ ops have one effects entry each."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import corpus
 import pytest
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
@@ -188,3 +192,29 @@ def test_generic_unknown_ops_from_stock_tools_go_through_import_and_fuse():
     assert any(isinstance(op, UnregisteredOp) for op in module.walk())
     result = corpus.run_chunk("<test>", 0, text, bridge=False)
     assert result.shared_bytes == (768, 512), result.error
+
+
+def test_stock_xdsl_opt_fuses_around_a_generic_unknown_op(tmp_path: Path):
+    """The stock driver (`xdsl-opt --allow-unregistered-dialect`, this package's plugin)
+    reads generic unknown ops too: %A is pinned, %B and %C share."""
+    use = (
+        f'%d = "xegpu.create_nd_tdesc"(%A) <{{const_offsets = array<i64: 0>}}> : ({WG}) '
+        "-> !xegpu.tensor_desc<64xf32>"
+    )
+    text = KERNEL.replace("USE_OF_A", use).replace("#gpu.address_space<workgroup>", "3 : i32")
+    module = corpus.parse(text)
+    path = tmp_path / "kernel.mlir"
+    path.write_text(corpus.print_module(module))  # the generic form xdsl-opt reads
+    xdsl_opt = Path(sys.executable).parent / "xdsl-opt"
+    command = [str(xdsl_opt), "--allow-unregistered-dialect", str(path)]
+    done = subprocess.run(
+        [*command, "-p", "import-gpu-allocs,fuse-gpu-allocs"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "so it lives for the whole kernel" in done.stderr
+    assert '"xegpu.create_nd_tdesc"' in done.stdout
+    backing = [line for line in done.stdout.splitlines() if " backing " in line]
+    assert len(backing) == 1 and "memref<512xi8, 3 : i32>" in backing[0]  # not 768
