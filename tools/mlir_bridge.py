@@ -33,6 +33,7 @@ from gpu_alloc.source_lines import remember
 from gpu_alloc.tools.diagnostics import SourceMap, format_span, parse_with_locations
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
 
@@ -160,12 +161,12 @@ def _source_map_from_locations(
     module: ModuleOp, source: bytes, file_name: str, line_offset: int
 ) -> SourceMap:
     """Each op located where MLIR says it came from in `source`."""
-    source_map = SourceMap(file_name, line_offset)
+    spans: dict[Operation, Span[Any]] = {}
     for op in module.walk():
         location = op.location
         if isinstance(location, FileLineColLoc):
             line, column = location.line.data, location.column.data
             if line > 0:
-                source_map.op_spans[op] = _span_at(source, file_name, line, column)
-    remember(source_map.op_spans, line_offset)  # not where they are in MLIR's output
-    return source_map
+                spans[op] = _span_at(source, file_name, line, column)
+    remember(spans, line_offset)  # not where they are in MLIR's output
+    return SourceMap(file_name, line_offset, spans)
