@@ -41,8 +41,21 @@ class Row:
     note: str = ""
 
 
-def _rows(names: str, form: str, types: tuple[str, ...], note: str = "") -> list[Row]:
-    return [Row(f"{name}", form, types, note=note) for name in names.split()]
+def _rows(
+    names: str,
+    form: str,
+    types: tuple[str, ...],
+    note: str = "",
+    backends: tuple[str, ...] = BACKENDS,
+) -> list[Row]:
+    return [Row(f"{name}", form, types, backends, note) for name in names.split()]
+
+
+INDEX_BINARY = (
+    "add sub mul divs divu rems remu ceildivs ceildivu floordivs maxs maxu mins minu "
+    "shl shrs shru and or xor".split()
+)
+"""The binary ops of MLIR's `index` dialect (`dialect/mlir_index.py`)."""
 
 
 _CASTS = {
@@ -158,6 +171,57 @@ COVERAGE: tuple[Row, ...] = (
     ),
     *_rows("cf.br cf.cond_br cf.switch", "special", ("i32",)),
     *_rows("func.func func.call func.return", "special", ("f32",)),
+    *_rows(
+        "affine.apply affine.min affine.max affine.load affine.store affine.for affine.if "
+        "affine.yield affine.delinearize_index affine.linearize_index",
+        "special",
+        ("f32",),
+        note="to arith/scf by pre_lowering, with MLIR's semantics",
+    ),
+    *_rows(
+        "scf.forall scf.forall.in_parallel scf.parallel scf.reduce",
+        "special",
+        ("f32",),
+        note="without a mapping or reductions: nested scf.for (pre_lowering)",
+    ),
+    *_rows(
+        " ".join(f"index.{name}" for name in INDEX_BINARY)
+        + " index.casts index.castu index.constant",
+        "special",
+        ("index",),
+        note="to arith by pre_lowering",
+    ),
+    *_rows(
+        "nvgpu.device_async_copy nvgpu.device_async_create_group nvgpu.device_async_wait",
+        "special",
+        ("f32",),
+        backends=("mlir",),
+        note="cp.async (MLIR's convert-nvgpu-to-nvvm)",
+    ),
+    *_rows("nvgpu.ldmatrix nvgpu.mma.sync", "special", ("f16",), backends=("mlir",)),
+    *_rows(
+        "linalg.fill linalg.copy linalg.generic",
+        "special",
+        ("f32",),
+        backends=("mlir",),
+        note="on memrefs, through MLIR's convert-linalg-to-loops",
+    ),
+    *_rows("vector.transfer_read vector.transfer_write", "special", ALL, backends=("mlir",)),
+    *_rows(
+        "vector.shape_cast vector.step vector.from_elements",
+        "special",
+        ("f32",),
+        backends=("mlir",),
+    ),
+    Row("gpu.all_reduce", "special", ("f32",), backends=("mlir",)),
+    *_rows(
+        "amdgpu.gather_to_lds amdgpu.lds_barrier amdgpu.raw_buffer_load "
+        "amdgpu.raw_buffer_store amdgpu.transpose_load amdgpu.fat_raw_buffer_cast",
+        "special",
+        ("f16",),
+        backends=(),
+        note="AMD GPUs only: no NVPTX lowering",
+    ),
     *_rows(
         "gpu_alloc.alloc gpu_alloc.alias gpu_alloc.offset_pointer gpu_alloc.dealloc",
         "special",

@@ -1,4 +1,5 @@
-"""The reference PTX backend: MLIR 22's `--gpu-lower-to-nvvm-pipeline`, out of process.
+"""The reference PTX backend: MLIR 22's `--gpu-lower-to-nvvm-pipeline`, out of process,
+after the passes that lower what the pipeline does not (`PREPARATION_PASSES`).
 
 A module with `math` ops (which MLIR lowers to libdevice calls) gets an NVVM target
 that links libdevice (`--nvvm-attach-target=... l=libdevice.10.bc`) before the
@@ -12,9 +13,10 @@ import io
 import re
 import subprocess
 
+from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.lowering.toolchain import ToolchainError, find_libdevice, find_mlir_opt
 from xdsl.dialects import gpu
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
 from xdsl.printer import Printer
 
 _BINARY = re.compile(
@@ -25,6 +27,19 @@ _ESCAPE = re.compile(r"\\(\\|\"|[0-9A-Fa-f]{2})")
 
 class MlirBackendError(Exception):
     """mlir-opt rejected the module; the message is its first diagnostic."""
+
+
+PREPARATION_PASSES = (
+    "--convert-linalg-to-loops",
+    "--convert-vector-to-scf",
+    "--lower-affine",
+    "--convert-nvgpu-to-nvvm",
+    "--convert-vector-to-llvm",
+)
+"""Run before the NVVM pipeline, which lowers none of these itself: `linalg` ops on
+memrefs to loops, `vector.transfer_*` to `scf` and LLVM (MLIR 22's pipeline leaves an
+unrealized cast for a `vector.transfer_read`), the `affine.apply`s the loops use, and
+`nvgpu` (async copies, `ldmatrix`, `mma.sync`, mbarriers, TMA) to NVVM."""
 
 
 def nvvm_pipeline(chip: str, ptx_version: int) -> str:
@@ -64,6 +79,10 @@ def mlir_input(module: ModuleOp) -> str:
         # xDSL prints is dropped, which would make the kernel a plain `.func`.
         if isinstance(op, gpu.FuncOp) and op.kernel is not None:
             op.attributes["gpu.kernel"] = UnitAttr()
+        if isinstance(op, gpu.FuncOp) and WORKGROUP_ATTRIBUTIONS not in op.attributes:
+            # MLIR 22's gpu.all_reduce lowering adds a workgroup attribution and crashes
+            # when the count is absent (the generic form xDSL prints omits a zero count)
+            op.attributes[WORKGROUP_ATTRIBUTIONS] = IntegerAttr(0, 64)
     text = io.StringIO()
     Printer(stream=text).print_op(container)
     return text.getvalue()
@@ -77,7 +96,7 @@ def ptx_from_mlir_output(output: str) -> dict[str, str]:
 def emit_ptx_with_mlir(module: ModuleOp, chip: str, ptx_version: int) -> dict[str, str]:
     """PTX per `gpu.module` of a lowered module, compiled by `mlir-opt-22`."""
     mlir_opt = find_mlir_opt()
-    options = [nvvm_pipeline(chip, ptx_version)]
+    options = [*PREPARATION_PASSES, nvvm_pipeline(chip, ptx_version)]
     if uses_libdevice(module):
         options.insert(0, attach_libdevice(chip, ptx_version))
     try:

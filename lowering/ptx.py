@@ -27,6 +27,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
+from gpu_alloc.lowering.pre_lowering import pre_lower
 from gpu_alloc.lowering.targets import TargetOptionError, check_target
 from gpu_alloc.lowering.toolchain import ToolchainError
 from xdsl.context import Context
@@ -99,6 +100,9 @@ def emit_ptx_modules(
     check_coverage(module, backend)
     check_symbol_names(module)
     lowered = _lowered(module)
+    if lowered is module:
+        lowered = module.clone()
+    pre_lower(lowered)  # affine, index, scf.forall/parallel: for both backends
     if backend == "mlir":
         from gpu_alloc.lowering.mlir_backend import emit_ptx_with_mlir
 
