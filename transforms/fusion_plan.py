@@ -37,7 +37,8 @@ class SpacePlan:
     dynamic_order: tuple[int, ...]
     """Slots with a dynamic size, in the order they follow the static part."""
     lower_bound: int
-    """Most static bytes live at any one stage."""
+    """No layout of the static slots is smaller (`Packing.lower_bound`: the most static bytes
+    live at one stage, raised by alignment padding and by what the packer's search proved)."""
     optimal: bool
     halide_bytes: int | None
     """What Halide's grouping needs for the static slots (None when not computed)."""

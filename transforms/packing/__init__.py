@@ -49,24 +49,30 @@ from gpu_alloc.transforms.packing.api import (
     SEARCH_MAX_ITEMS,
     pack,
 )
+from gpu_alloc.transforms.packing.budget import Meter
 from gpu_alloc.transforms.packing.greedy import best_fit
 from gpu_alloc.transforms.packing.items import (
     Packing,
     PackingError,
     PackItem,
+    Refutation,
     lower_bound,
     validate,
 )
+from gpu_alloc.transforms.packing.search import confirm
 
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_GREEDY_BUDGET",
     "DEFAULT_TIME_LIMIT",
     "SEARCH_MAX_ITEMS",
+    "Meter",
     "Packing",
     "PackingError",
     "PackItem",
+    "Refutation",
     "best_fit",
+    "confirm",
     "lower_bound",
     "pack",
     "validate",
