@@ -1,6 +1,6 @@
 """The flat exact-search loop (`packing.core`): sound against a brute force, with MiniMalloc's
-per-part re-ranking, pinned buffers and the branch-and-bound mode; the same nodes compiled
-(numba) and interpreted; never compiled for kernel-sized inputs."""
+per-part re-ranking and pinned buffers; the same nodes compiled (numba) and interpreted; never
+compiled for kernel-sized inputs; what it reaches on the challenging suite within fixed budgets."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from gpu_alloc.tools.pack import read_instance
 from gpu_alloc.transforms.packing import PackItem, core, jit, lower_bound, pack, validate
 from gpu_alloc.transforms.packing.budget import Allowance
-from gpu_alloc.transforms.packing.component import Component, quantum
+from gpu_alloc.transforms.packing.component import Component
 from gpu_alloc.transforms.packing.jit import NO_JIT_ENV, dive_steps
 from gpu_alloc.transforms.packing.search import (
     FLAT_HEURISTICS,
@@ -153,41 +153,6 @@ def test_pinned_buffers_stay_put_and_are_decided_like_a_brute_force(seed: int):
     raise AssertionError("no capacity fitted")
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_branch_and_bound_ends_at_the_optimum_and_proves_it(seed: int):
-    items = random_items(7, 100 + seed)
-    component = Component.of(items, list(range(len(items))))
-    search = CanonicalSearch(component)
-    optimum = next(c for c in range(component.max_load(), 10**6) if brute_force_fits(items, c))
-    step = quantum(component)
-    start = int(component.size.sum()) + 16
-    for ranking in dynamic_rankings(search):
-        found = Peaks(component)
-        finished = search.minimise(
-            start,
-            step,
-            Allowance.start(10**7, None),
-            ranking,
-            10**7,
-            found.append_peak,
-        )
-        assert finished and found[-1] == optimum
-        assert found == sorted(found, reverse=True) and len(set(found)) == len(found)
-        # Finishing means nothing fits one step below the optimum: a plain dive agrees.
-        assert not flat_answer(search, optimum - step, ranking)
-
-
-class Peaks(list[int]):
-    """The peaks of the packings a branch-and-bound dive reports, in order."""
-
-    def __init__(self, component: Component):
-        super().__init__()
-        self.component = component
-
-    def append_peak(self, offsets: np.ndarray) -> None:
-        self.append(self.component.peak(offsets))
-
-
 def challenging(name: str) -> list[PackItem]:
     return read_instance(CHALLENGING / f"{name}.1048576.csv")[2]
 
@@ -229,19 +194,9 @@ def test_compiled_and_interpreted_loops_visit_the_same_nodes(monkeypatch: pytest
                 outcome.append((None if found is None else found.tolist(), allowance.meter.units))
             except NodeLimit:
                 outcome.append(("limit", allowance.meter.units))
-        found_peaks = Peaks(component)
-        search.minimise(
-            lower_bound(items) * 23 // 20,
-            1024,
-            Allowance.start(10**6, None),
-            search.rankings[2],
-            1500,
-            found_peaks.append_peak,
-        )
-        results.append((outcome, list(found_peaks)))
+        results.append(outcome)
     assert results[0] == results[1]
-    assert any(isinstance(answer, list) for answer, _ in results[0][0])
-    assert len(results[0][1]) >= 2  # the branch and bound improved at least once
+    assert any(isinstance(answer, list) for answer, _ in results[0])
 
 
 @pytest.mark.parametrize("name", ["B", "D"])

@@ -13,13 +13,15 @@ validated before anything is printed; the last line on stdout is
 followed by ` stopped_by=time-limit` when the wall-clock cap cut the search short, or
 ` stopped_by=interrupt` after Ctrl-C (the first one stops the search and keeps the best packing
 so far; a second one ends the tool). Without `--time-limit` the packer stops on work units only
-(`--budget`; by default `packing.DEFAULT_BUDGET` and `packing.DEFAULT_GREEDY_BUDGET`), so the
-same input gives the same output on any machine under any load; `--time-limit` alone lifts the
-default budgets and lets the packer run for up to that many seconds. `--capacity` asks only for
+(`--budget`; by default `packing.DEFAULT_BUDGET`, `DEFAULT_FLAT_BUDGET` and
+`DEFAULT_GREEDY_BUDGET`), so the same input gives the same output on any machine under any load;
+`--time-limit` alone lifts the default budgets and lets the packer run for up to that many
+seconds. `--capacity` asks only for
 a packing within that many bytes (or a proof that there is none) instead of the smallest one.
 `--output` writes the input rows with an `offset` column added (the best packing found, whatever
 stopped the search). Progress goes to stderr once a search runs for a second (`--quiet`: none).
-Bad input is reported as one line on stderr with exit status 1.
+Bad input is reported as one line on stderr with exit status 1. `solve` is the same run as a
+function (the CSV's rows, their `PackItem`s and the validated `Packing`), for tools that draw it.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.progress import ProgressPrinter
 from gpu_alloc.transforms.packing import (
     DEFAULT_BUDGET,
+    DEFAULT_FLAT_BUDGET,
     DEFAULT_GREEDY_BUDGET,
     Meter,
     Packing,
@@ -142,9 +145,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         metavar="UNITS",
         help=f"work units (search nodes) spent improving on the first greedy packing (default "
-        f"{DEFAULT_BUDGET} for the search plus {DEFAULT_GREEDY_BUDGET} for the quadratic greedy "
-        "passes on components too large to search; unlimited with --time-limit); reproducible "
-        "on any machine",
+        f"{DEFAULT_BUDGET} on components of up to 64 buffers, {DEFAULT_FLAT_BUDGET} on larger "
+        f"ones and {DEFAULT_GREEDY_BUDGET} for the quadratic greedy passes on components too "
+        "large to search; unlimited with --time-limit); reproducible on any machine",
     )
     parser.add_argument(
         "--time-limit",

@@ -44,6 +44,7 @@ buffers up), `flat` (one dive through it, metered) and `jit` (its numba compile 
 
 from gpu_alloc.transforms.packing.api import (
     DEFAULT_BUDGET,
+    DEFAULT_FLAT_BUDGET,
     DEFAULT_GREEDY_BUDGET,
     DEFAULT_TIME_LIMIT,
     SEARCH_MAX_ITEMS,
@@ -63,6 +64,7 @@ from gpu_alloc.transforms.packing.search import confirm
 
 __all__ = [
     "DEFAULT_BUDGET",
+    "DEFAULT_FLAT_BUDGET",
     "DEFAULT_GREEDY_BUDGET",
     "DEFAULT_TIME_LIMIT",
     "SEARCH_MAX_ITEMS",

@@ -24,6 +24,7 @@ from gpu_alloc.transforms.packing.items import (
     lower_bound,
     validate,
 )
+from gpu_alloc.transforms.packing.search import FLAT_MIN_ITEMS
 from gpu_alloc.transforms.packing.strategy import Improvement, Improver
 
 DEFAULT_BUDGET = 2_000
@@ -34,6 +35,13 @@ The result then depends only on the input: the same packing on any machine under
 proves kernel-sized inputs (up to 64 buffers) optimal long before running out. Inputs whose
 greedy peak already equals the lower bound return at once.
 """
+
+DEFAULT_FLAT_BUDGET = 400_000
+"""Work units the exact search may spend on components of `search.FLAT_MIN_ITEMS` (65) to
+`SEARCH_MAX_ITEMS` buffers when neither a budget nor a time limit is given, counted apart from
+`DEFAULT_BUDGET`: the compiled search visits 100,000 to 500,000 nodes a second, so this is 1-3 s
+on a 2-core machine; it proves every MiniMalloc challenging instance whose optimum is known (the
+hardest, E, needs 186,000 in its first question, which gets half)."""
 
 DEFAULT_GREEDY_BUDGET = 20_000
 """Work units the quadratic greedy passes (lowest-first, then best-fit) may spend on components
@@ -62,8 +70,9 @@ def pack(
 
     `budget` bounds the work (in `budget` module units) spent beyond the first greedy packing;
     `time_limit` (seconds) is an optional wall-clock cap on the same. With neither, the search
-    gets `DEFAULT_BUDGET` and the greedy passes on components too large to search
-    `DEFAULT_GREEDY_BUDGET`; with a time limit alone the work is unlimited (the caller chose to
+    gets `DEFAULT_BUDGET` on kernel-sized components and `DEFAULT_FLAT_BUDGET` on larger ones,
+    and the greedy passes on components too large to search `DEFAULT_GREEDY_BUDGET`; with a
+    time limit alone the work is unlimited (the caller chose to
     trade reproducibility for time). `Packing.time_limit_hit` says whether the cap cut the
     work short.
 
@@ -79,11 +88,13 @@ def pack(
     else:
         units = budget
     allowance = Allowance.start(units, time_limit, meter)
-    greedy_units = DEFAULT_GREEDY_BUDGET if budget is None and time_limit is None else None
+    pools = {"search": allowance.units_left()}
+    if budget is None and time_limit is None:
+        pools |= {"flat": DEFAULT_FLAT_BUDGET, "greedy": DEFAULT_GREEDY_BUDGET}
     offsets = [item.offset or 0 for item in items]
     live = [index for index, item in enumerate(items) if item.occupies_memory]
     groups = sorted(split_components(items, live), key=len)
-    plan = _Plan([Component.of(items, group) for group in groups], allowance, greedy_units)
+    plan = _Plan([Component.of(items, group) for group in groups], allowance, pools)
     if capacity is None:
         plan.minimise()
     else:
@@ -139,15 +150,14 @@ class _Plan:
     Every component gets its first greedy packing at once; the rest of the allowance goes to
     the component that sets the peak (the highest, ties to the later and larger one), which is
     searched until it is proven optimal, its peak drops below the next one's, or its share runs
-    out; then the highest again, and so on. Components above `SEARCH_MAX_ITEMS` buffers draw on
-    `greedy_units` where that is given (the default budget's separate pool)."""
+    out; then the highest again, and so on. The work units come from `pools`: "search", and
+    with the default budget "flat" for components the flat search takes and "greedy" for those
+    above `SEARCH_MAX_ITEMS` buffers."""
 
-    def __init__(
-        self, components: list[Component], allowance: Allowance, greedy_units: float | None
-    ):
+    def __init__(self, components: list[Component], allowance: Allowance, pools: dict[str, float]):
         self.components = components
         self.allowance = allowance
-        self.pools = {"search": allowance.units_left(), "greedy": greedy_units}
+        self.pools = pools
         self.offsets = [_first_packing(component) for component in components]
         self.current = [c.peak(o) for c, o in zip(components, self.offsets, strict=True)]
         self.loads = [component.max_load() for component in components]
@@ -171,8 +181,10 @@ class _Plan:
         return max(self.bounds, default=0)
 
     def pool(self, chosen: int) -> str:
-        large = len(self.components[chosen]) > SEARCH_MAX_ITEMS
-        return "greedy" if large and self.pools["greedy"] is not None else "search"
+        count = len(self.components[chosen])
+        if count > SEARCH_MAX_ITEMS and "greedy" in self.pools:
+            return "greedy"
+        return "flat" if count >= FLAT_MIN_ITEMS and "flat" in self.pools else "search"
 
     def minimise(self) -> None:
         while not self.allowance.out_of_time():
@@ -205,7 +217,6 @@ class _Plan:
         pool: all of it alone, else in proportion to its size among the `contenders`."""
         pool = self.pool(chosen)
         left = self.pools[pool]
-        assert left is not None
         weight = sum(len(self.components[k]) for k in contenders)
         fraction = len(self.components[chosen]) / weight
         meter = self.allowance.meter

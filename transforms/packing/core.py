@@ -41,14 +41,10 @@ PAUSED = 2
 GROW = 3
 """The rank stack is full: call again with a larger one (`flat` does)."""
 
-IMPROVED = 4
-"""Minimising (`step` > 0): `offsets` holds a packing whose peak is the new capacity plus
-`step`; call again to look for a better one."""
 
 _DESCEND = 0  # enter a new node at `depth`
 _NEXT = 1  # try the next candidate at `depth`
 _FAILED = 2  # the candidate `failed` at `depth` led nowhere: backtrack or try the next one
-_TIGHTEN = 3  # a packing was found (and reported): lower the capacity below it and go on
 
 # scalars[...]: the resumable part of the state.
 DEPTH, PHASE, FAILED_ITEM, VIABLE_TOP, HEIGHT_TOP, NODES, CAPACITY = range(7)
@@ -63,17 +59,12 @@ STATE_ARRAYS = 27
 def dive_steps(
     static: tuple[np.ndarray, ...],
     dynamic: int,
-    step: int,
     state: tuple[np.ndarray, ...],
     max_nodes: int,
 ) -> int:
-    """Run the dive for at most `max_nodes` more nodes; FOUND, EXHAUSTED, PAUSED, GROW or
-    IMPROVED, at the capacity in `scalars[CAPACITY]` (`static`: see the module docstring).
-
-    With `step` > 0 the dive minimises (branch and bound): each packing found is reported
-    (IMPROVED), then the capacity drops to its peak less `step` and the search goes on from
-    the shallowest placement that no longer fits; EXHAUSTED then proves the last one optimal.
-    `dynamic` >= 0 ranks each new part afresh (`parts.rerank`)."""
+    """Run the dive for at most `max_nodes` more nodes at the capacity in `scalars[CAPACITY]`;
+    FOUND, EXHAUSTED, PAUSED or GROW (`static`: see the module docstring). `dynamic` >= 0 ranks
+    each new part afresh (`parts.rerank`)."""
     first, stop, size, align, pinned, keys, twin, neighbour_start, neighbours = static[:9]
     section_start, section_items_start, section_items = static[9:12]
     viable, unplaced, height, remaining, offsets, placed, tried_offset, tried_rank = state[:8]
@@ -85,7 +76,7 @@ def dive_steps(
     while True:
         if phase == _DESCEND:
             if depth == len(size):
-                status, phase = (FOUND, phase) if step == 0 else (IMPROVED, _TIGHTEN)
+                status = FOUND
                 break
             if nodes >= max_nodes:
                 break
@@ -105,32 +96,28 @@ def dive_steps(
             if not _rests_on_unplaced(failed, neighbour_start, neighbours, unplaced):
                 tried_offset[depth] = capacity + 1  # its siblings are not tried
             continue
-        if phase == _TIGHTEN:
-            capacity, target = _tighten(depth, step, capacity, size, placed, offsets, highest)
-            rank_end[depth] = rank_end[depth - 1]
+        best = _next_candidate(depth, rank, twin, viable, unplaced, offsets, placed, tried_offset,
+                               tried_rank, lowest_top, highest, fresh, part_begin,
+                               part_end)  # fmt: skip
+        if best < 0:
+            target = backjump_target(depth, fresh, part_high)
+            if target < 0:
+                status = EXHAUSTED
+                break
         else:
-            best = _next_candidate(depth, rank, twin, viable, unplaced, offsets, placed,
-                                   tried_offset, tried_rank, lowest_top, highest, fresh,
-                                   part_begin, part_end)  # fmt: skip
-            if best < 0:
-                target = backjump_target(depth, fresh, part_high)
-                if target < 0:
-                    status = EXHAUSTED
-                    break
-            else:
-                viable_mark[depth] = viable_top
-                height_mark[depth] = height_top
-                viable_top, height_top, check_low, check_high, pins_kept = _place(
-                    best, first, stop, size, align, pinned, neighbour_start, neighbours, viable,
-                    unplaced, height, remaining, cut, offsets, saved_item, saved_viable,
-                    saved_height, viable_top, height_top)  # fmt: skip
-                if pins_kept and _sections_fit(check_low, check_high, offsets[best], capacity,
-                                               section_items_start, section_items, viable,
-                                               unplaced, height, remaining,
-                                               witness):  # fmt: skip
-                    depth, phase = depth + 1, _DESCEND
-                    continue
-                target = depth
+            viable_mark[depth] = viable_top
+            height_mark[depth] = height_top
+            viable_top, height_top, check_low, check_high, pins_kept = _place(
+                best, first, stop, size, align, pinned, neighbour_start, neighbours, viable,
+                unplaced, height, remaining, cut, offsets, saved_item, saved_viable,
+                saved_height, viable_top, height_top)  # fmt: skip
+            if pins_kept and _sections_fit(check_low, check_high, offsets[best], capacity,
+                                           section_items_start, section_items, viable,
+                                           unplaced, height, remaining,
+                                           witness):  # fmt: skip
+                depth, phase = depth + 1, _DESCEND
+                continue
+            target = depth
         viable_top, height_top = _undo(
             target, depth, first, stop, size, placed, viable_mark, height_mark, viable, unplaced,
             height, remaining, cut, saved_item, saved_viable, saved_height, viable_top)  # fmt: skip
@@ -138,32 +125,6 @@ def dive_steps(
         depth, failed, phase = target, placed[target], _FAILED
     scalars[:] = (depth, phase, failed, viable_top, height_top, scalars[NODES] + nodes, capacity)
     return status
-
-
-def _tighten(
-    depth: int,
-    step: int,
-    capacity: int,
-    size: np.ndarray,
-    placed: np.ndarray,
-    offsets: np.ndarray,
-    highest: np.ndarray,
-) -> tuple[int, int]:
-    """After a packing at `depth` (everything placed): the capacity below its peak, and the
-    shallowest depth whose placement reaches above it (the search goes on there). The bounds
-    on the offsets at the depths above shrink with the capacity."""
-    peak = 0
-    for level in range(depth):
-        top = int(offsets[placed[level]] + size[placed[level]])
-        if top > peak:
-            peak = top
-    lowered = peak - step
-    for level in range(depth):
-        highest[level] -= capacity - lowered
-    target = 0
-    while offsets[placed[target]] + size[placed[target]] <= lowered:
-        target += 1
-    return lowered, target
 
 
 def _rests_on_unplaced(
@@ -373,7 +334,6 @@ HELPERS: tuple[Callable[..., Any], ...] = (
     rerank,
     restore_ranks,
     backjump_target,
-    _tighten,
     _rests_on_unplaced,
     _next_candidate,
     _place,

@@ -4,7 +4,6 @@ numba is available (`jit`), metered in the same work units either way."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -138,43 +137,13 @@ class FlatProblem:
             return np.zeros(0, dtype=np.int64)
         if int(self.load.max()) > capacity:
             return None
-        for status, offsets in self._run(capacity, allowance, order, budget, 0):
-            return offsets if status == core.FOUND else None
-        raise AssertionError("unreachable")
-
-    def minimise(
-        self,
-        capacity: int,
-        step: int,
-        allowance: Allowance,
-        order: Order,
-        budget: int,
-        found: Callable[[IntArray], None],
-    ) -> bool:
-        """A branch-and-bound dive from `capacity` down in `step`s: each better packing goes to
-        `found` (its peak less `step` is the next capacity). True when the dive finished, which
-        proves that no packing is below the last one found (or within `capacity` if none was);
-        False after `budget` nodes. Raises `OutOfBudget` as `dive` does."""
-        if not len(self.size):
-            found(np.zeros(0, dtype=np.int64))
-            return True
-        if int(self.load.max()) > capacity:
-            return True
-        try:
-            for status, offsets in self._run(capacity, allowance, order, budget, step):
-                if status == core.EXHAUSTED:
-                    return True
-                assert offsets is not None
-                found(offsets)
-        except DiveLimit:
-            return False
-        raise AssertionError("unreachable")
+        return self._run(capacity, allowance, order, budget)
 
     def _run(
-        self, capacity: int, allowance: Allowance, order: Order, budget: int, step: int
-    ) -> Iterator[tuple[int, IntArray | None]]:
-        """Run the loop in chunks, yielding each packing found (FOUND or IMPROVED) and the
-        end (EXHAUSTED, None); raises `DiveLimit` and `OutOfBudget`."""
+        self, capacity: int, allowance: Allowance, order: Order, budget: int
+    ) -> IntArray | None:
+        """Run the loop in chunks until it finds a packing or exhausts; raises `DiveLimit`
+        and `OutOfBudget`."""
         steps, compiled = dive_steps()
         meter = allowance.meter
         if compiled and not getattr(steps, "signatures", True):
@@ -211,13 +180,13 @@ class FlatProblem:
             allowed = min(budget - visited, chunk)
             if allowance.unit_stop - meter.units < allowed:
                 allowed = math.ceil(allowance.unit_stop - meter.units)
-            status = steps(static, dynamic, step, state, allowed)
+            status = steps(static, dynamic, state, allowed)
             meter.units += int(state[core.SCALARS_AT][core.NODES]) - visited
             meter.notify("tick")
-            if status in (core.FOUND, core.IMPROVED):
-                yield status, state[4][self.position]
-            elif status == core.EXHAUSTED:
-                yield status, None
-            elif status == core.GROW:  # the rank stack is full: double it and go on
+            if status == core.FOUND:
+                return state[4][self.position]
+            if status == core.EXHAUSTED:
+                return None
+            if status == core.GROW:  # the rank stack is full: double it and go on
                 grown = [np.concatenate([a, np.zeros_like(a)]) for a in state[-2:]]
                 state = (*state[:-2], *grown)

@@ -4,7 +4,7 @@ fixed capacity (in the spirit of MiniMalloc, Moffitt, ASPLOS'23)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -189,32 +189,6 @@ class CanonicalSearch:
             return self._flat().dive(capacity, allowance, self.order(ranking), budget)
         except DiveLimit:
             raise NodeLimit from None
-
-    def minimise(
-        self,
-        capacity: int,
-        step: int,
-        allowance: Allowance,
-        ranking: Ranking,
-        budget: int,
-        found: Callable[[IntArray], None],
-    ) -> bool:
-        """A branch-and-bound dive (flat search only, `FlatProblem.minimise`): packings below
-        `capacity` in steps of `step`, each passed to `found`; True when it finished (then none
-        is below the last found, a refutation recorded in `refuted`)."""
-        before = allowance.meter.units
-        peaks: list[int] = []
-
-        def record(offsets: IntArray) -> None:
-            peaks.append(self.component.peak(offsets))
-            found(offsets)
-
-        flat = self._flat()
-        finished = flat.minimise(capacity, step, allowance, self.order(ranking), budget, record)
-        if finished:
-            refuted = peaks[-1] - step if peaks else capacity
-            self._record_refutation(refuted, ranking, allowance.meter.units - before)
-        return finished
 
     def order(self, ranking: Ranking) -> Order:
         return Order(ranking.rank, self.twin_before(ranking.rank), ranking.keys, ranking.dynamic)
