@@ -1,13 +1,16 @@
-"""Registers the gpu_alloc dialect and passes with xDSL (`xdsl.universe` entry point)."""
+"""Registers the gpu_alloc dialect and passes with xDSL (`xdsl.universe` entry point), and the
+`mlir-gpu` frontend (`xdsl-opt -f mlir-gpu`: MLIR's `gpu`/`memref` syntax)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from gpu_alloc import stock_driver as _stock_driver
 from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
+from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
 
@@ -106,8 +109,18 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "lower-gpu-allocs": _lower,
 }
 
+
+def _mlir_gpu_frontend() -> type[Frontend]:
+    from gpu_alloc.tools.stock_xdsl_opt import MlirGpuFrontend
+
+    return MlirGpuFrontend
+
+
 GPU_ALLOC_UNIVERSE = Universe(
     all_dialects={"gpu_alloc": _dialect},
     all_passes=ALL_PASSES,
     all_targets={"ptx": _ptx_target},
+    all_frontends={"mlir-gpu": _mlir_gpu_frontend},
 )
+
+_stock_driver.install()  # located errors under the stock xdsl-opt (see gpu_alloc.stock_driver)

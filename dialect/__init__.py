@@ -1,8 +1,10 @@
 """The `gpu_alloc` dialect: GPU shared/heap/private allocations and their aliases."""
 
 from gpu_alloc.dialect.backing import (
+    DYNAMIC_SHARED_BYTES,
     HEAP_ARGUMENT_TYPE,
     HEAP_BYTES_PER_BLOCK,
+    dynamic_shared_bytes,
     heap_bytes_per_block,
     is_backing,
     is_heap_argument_type,
@@ -12,8 +14,11 @@ from gpu_alloc.dialect.backing import (
 from gpu_alloc.dialect.layout import (
     HEAP_LAYOUT_ATTR,
     LAYOUT_ATTR,
+    LOWER_BOUND_ATTR,
+    PROVEN_OPTIMAL_ATTR,
     FuncSlice,
     layout_attr,
+    layout_of,
     read_layout,
 )
 from gpu_alloc.dialect.ops import (
@@ -31,12 +36,16 @@ from gpu_alloc.dialect.ops import (
 
 __all__ = [
     "BACKING_SPACES",
+    "DYNAMIC_SHARED_BYTES",
     "HEAP_ARGUMENT_TYPE",
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",
     "LAYOUT_ATTR",
+    "LOWER_BOUND_ATTR",
+    "PROVEN_OPTIMAL_ATTR",
     "FuncSlice",
     "layout_attr",
+    "layout_of",
     "read_layout",
     "MEMORY_SPACES",
     "AliasOp",
@@ -46,6 +55,7 @@ __all__ = [
     "MemorySpace",
     "OffsetPointerOp",
     "PtrType",
+    "dynamic_shared_bytes",
     "heap_bytes_per_block",
     "is_backing",
     "is_heap_argument_type",

@@ -15,17 +15,26 @@ kernel whose heap allocations became one `memref<?xi8, 1>` argument (the last on
 the caller passes a buffer of N bytes per thread block, and block `b` (linear id
 `bx + gx * (by + gy * bz)`) owns bytes `[b * N, (b + 1) * N)`. Only `lower-gpu-allocs`
 writes it; the simulator and `scripts/gpu_check.py` read it.
+
+The *dynamic shared record* `gpu_alloc.dynamic_shared_bytes = N : i64` (N >= 0) on a
+lowered kernel says that it needs N bytes of the block's dynamic shared memory (a
+static backing above what a `.shared` array may hold): what a host outside the module
+passes at each launch. `lower-gpu-allocs` writes it; the simulator reads it.
 """
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.ops import AllocOp, OffsetPointerOp, memory_space_of
+from gpu_alloc.dialect.layout import layout_of
+from gpu_alloc.dialect.ops import AliasOp, AllocOp, OffsetPointerOp, memory_space_of
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, i8, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 HEAP_BYTES_PER_BLOCK = "gpu_alloc.heap_bytes_per_block"
 """The heap contract's attribute name (on a lowered `gpu.func`)."""
+
+DYNAMIC_SHARED_BYTES = "gpu_alloc.dynamic_shared_bytes"
+"""The dynamic shared record's attribute name (on a lowered `gpu.func`)."""
 
 HEAP_ARGUMENT_TYPE = MemRefType(i8, [DYNAMIC_INDEX], memory_space=IntegerAttr(1, 32))
 """The type of the kernel argument that holds every block's heap slice after lowering."""
@@ -37,6 +46,22 @@ def is_backing(alloc: AllocOp) -> bool:
     if alloc.backing is not None:
         return True
     return any(isinstance(use.operation, OffsetPointerOp) for use in alloc.memref.uses)
+
+
+def func_names(backing: AllocOp) -> list[str]:
+    """The names of the Funcs carved out of `backing` (its aliases'), each once, in the
+    order of their pointers (once the aliases are folded into views: the Funcs of its
+    `gpu_alloc.layout` record): what a diagnostic about the backing names for the user,
+    who wrote those Funcs and not the backing."""
+    names: dict[str, None] = {}
+    for use in backing.memref.uses:
+        if isinstance(use.operation, OffsetPointerOp):
+            for alias in use.operation.pointer.uses:
+                if isinstance(alias.operation, AliasOp):
+                    names[alias.operation.alias_name.data] = None
+    if not names and (record := layout_of(backing)):
+        names = {s.name: None for s in record}
+    return list(names)
 
 
 def is_heap_argument_type(memref_type: Attribute) -> bool:
@@ -80,3 +105,17 @@ def verify_heap_contract(kernel: Operation) -> None:
 def set_heap_bytes_per_block(kernel: Operation, per_block: int) -> None:
     """Records the heap contract on a lowered kernel."""
     kernel.attributes[HEAP_BYTES_PER_BLOCK] = IntegerAttr(per_block, 64)
+
+
+def dynamic_shared_bytes(kernel: Operation) -> int | None:
+    """The kernel's dynamic shared record (bytes), or None if it has none.
+
+    Raises VerifyException when the attribute is there but malformed."""
+    attr = kernel.attributes.get(DYNAMIC_SHARED_BYTES)
+    if attr is None:
+        return None
+    if not isinstance(attr, IntegerAttr) or attr.type != i64 or attr.value.data < 0:
+        raise VerifyException(
+            f"{DYNAMIC_SHARED_BYTES} must be a non-negative i64 integer, got {attr}"
+        )
+    return attr.value.data

@@ -18,12 +18,17 @@ attribute named `gpu_alloc.layout`, an array with one dictionary per Func:
   Funcs that fusion let share bytes within one iteration of a loop, whose lifetimes
   recomputed after hoisting would overlap, get the stages of their uses instead.)
 
-It sits on the op that makes the backing: a `gpu_alloc.alloc` (after flattening), a
+`fuse-gpu-allocs` writes it on every backing it makes, with the stages it laid the
+Funcs out by (their lifetimes), so that passes between fusion and flattening
+(`remove-dead-allocs`) know which Funcs share bytes only because their stages are
+disjoint; `flatten-aliases` keeps it. It sits on the op that makes the backing: a
+`gpu_alloc.alloc` (after fusion), a
 `memref.global`, a `gpu.dynamic_shared_memory` or a `memref.alloca` (after lowering);
 a heap backing that became a kernel argument has it on the kernel as
 `gpu_alloc.heap_layout`. Only builtin attributes are used, so MLIR's tools read the
 lowered IR unchanged. A Func whose offset or size is only known at run time has no
-entry. `read_layout` checks a record and says what is wrong with it.
+entry. `read_layout` checks a record and says what is wrong with it; `layout_of` reads
+the record of an op.
 """
 
 from __future__ import annotations
@@ -39,11 +44,17 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 LAYOUT_ATTR = "gpu_alloc.layout"
 HEAP_LAYOUT_ATTR = "gpu_alloc.heap_layout"
+PROVEN_OPTIMAL_ATTR = "gpu_alloc.proven_optimal"
+"""A unit attribute `fuse-gpu-allocs` puts on a backing larger than the max load (the most
+bytes live in one stage) when its search proved that no smaller layout exists."""
+LOWER_BOUND_ATTR = "gpu_alloc.lower_bound"
+"""An i64 `fuse-gpu-allocs` puts on a backing not proven optimal when the packer's lower bound
+(alignment padding, refuted capacities) is above the max load: no smaller layout exists."""
 
 
 @dataclass(frozen=True)
@@ -140,3 +151,13 @@ def read_layout(attr: Attribute, backing_bytes: int | None = None) -> list[FuncS
                 f"{backing_bytes}-byte backing"
             )
     return slices
+
+
+def layout_of(op: Operation) -> list[FuncSlice] | None:
+    """The Funcs of the backing `op` makes, as its `gpu_alloc.layout` record describes
+    them (byte range and barrier-stage interval each, sorted by offset), or None when it
+    has no record. After `fuse-gpu-allocs` a backing's record is the layout fusion chose:
+    two entries share bytes only when their stage intervals are disjoint. Raises
+    `VerifyException` for a malformed record."""
+    record = op.attributes.get(LAYOUT_ATTR)
+    return None if record is None else read_layout(record)

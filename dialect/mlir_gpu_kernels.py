@@ -63,6 +63,15 @@ class ModuleOp(gpu.ModuleOp):
 KERNEL_ATTRIBUTE = "gpu.kernel"
 """MLIR's spelling of a kernel (`kernel` in the custom form); xDSL uses a property."""
 
+
+def is_kernel(op: Operation) -> bool:
+    """Whether `op` is a `gpu.func` kernel: the `kernel` property (xDSL's spelling) or
+    the `gpu.kernel` unit attribute (MLIR's)."""
+    return isinstance(op, gpu.FuncOp) and (
+        op.kernel is not None or isinstance(op.attributes.get(KERNEL_ATTRIBUTE), UnitAttr)
+    )
+
+
 WORKGROUP_ATTRIBUTIONS = "workgroup_attributions"
 """The `gpu.func` attribute counting its workgroup attributions (MLIR's name)."""
 

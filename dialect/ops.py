@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 
 from gpu_alloc.dialect.layout import LAYOUT_ATTR, read_layout
+from gpu_alloc.dialect.mlir_gpu import space_number
 from gpu_alloc.memref_sizes import static_byte_size
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -23,7 +24,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
-    NoneAttr,
     StringAttr,
     UnitAttr,
     i8,
@@ -67,15 +67,12 @@ MEMORY_SPACES = frozenset(int(s) for s in MemorySpace)
 
 
 def memory_space_of(memref_type: Attribute) -> int | None:
-    """The integer memory space of a memref type, or None if it has none."""
+    """The number of a memref type's memory space, in either spelling (`3 : i32` or
+    `#gpu.address_space<workgroup>`), or None if it has none. What that memory is, and
+    whose, is `gpu_alloc.dialect.memory`'s answer."""
     if not isinstance(memref_type, MemRefType):
         return None
-    space = memref_type.memory_space
-    if isinstance(space, IntegerAttr):
-        return space.value.data
-    if isinstance(space, NoneAttr):
-        return None
-    return None
+    return space_number(memref_type.memory_space)
 
 
 def _space_attr(space: int) -> IntegerAttr:

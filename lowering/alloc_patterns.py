@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect import DYNAMIC_SHARED_BYTES, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.heap_slices import alignment_of, byte_size_value, check_byte_size
@@ -53,11 +53,6 @@ from xdsl.rewriter import InsertPoint
 
 MIN_SHARED_ALIGNMENT = 16
 """Shared globals are aligned to at least this (the widest vector access, `ld.shared.v4`)."""
-
-DYNAMIC_SHARED_BYTES = "gpu_alloc.dynamic_shared_bytes"
-"""On a kernel whose dynamic shared memory has a static size (a backing above 48 KiB):
-that size, for a host outside the module (the launch's `sharedMemBytes`, and the
-`cudaFuncAttributeMaxDynamicSharedMemorySize` opt-in)."""
 
 
 @dataclass
@@ -207,12 +202,15 @@ def dynamic_shared_view(alloc: AllocOp, kernel: gpu.FuncOp | None) -> list[Opera
     memref_type = _memref_type(alloc)
     base = DynamicSharedMemoryOp()
     keep_layout(base, single_func_layout(alloc, kernel))
-    cast = memref.MemorySpaceCastOp(
-        base.memref, MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
-    )
+    # The base is cast to the allocation's spelling first: stock xdsl-opt, which reads
+    # the lowered IR too, does not know `#gpu.address_space` (the base's type).
+    bytes_type = MemRefType(i8, [DYNAMIC_INDEX], memory_space=memref_type.memory_space)
+    ops: list[Operation] = [base]
+    if bytes_type != base.memref.type:
+        ops.append(memref.MemorySpaceCastOp(base.memref, bytes_type))
     zero = arith.ConstantOp.from_int_and_width(0, IndexType())
-    view = memref.ViewOp(cast.dest, zero, list(alloc.dynamic_sizes), memref_type)
-    return [base, cast, zero, view]
+    view = memref.ViewOp(ops[-1].results[0], zero, list(alloc.dynamic_sizes), memref_type)
+    return [*ops, zero, view]
 
 
 def shared_global(alloc: AllocOp, symbol: str, kernel: gpu.FuncOp | None) -> memref.GlobalOp:

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace, is_backing
+from gpu_alloc.dialect.backing import func_names
 from gpu_alloc.dialect.mlir_gpu import set_segments
 from gpu_alloc.dialect.mlir_gpu_kernels import LaunchOp
 from gpu_alloc.errors import GpuAllocPassError
@@ -48,8 +49,8 @@ from gpu_alloc.lowering.alloc_patterns import (
 )
 from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
 from gpu_alloc.memref_sizes import element_bytes
+from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
 from gpu_alloc.transforms.block_sizes import size_slice
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels, owned_by
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.layout_record import keep_layout, single_func_layout
 from xdsl.dialects import arith, func, gpu, memref
@@ -70,7 +71,7 @@ LAUNCH_SIZE_ARGUMENTS = range(6, 12)
 
 def lower_block_level(module: ModuleOp) -> None:
     """Lowers the `gpu_alloc` ops of every `gpu.launch` body and workgroup `func.func`."""
-    for kernel in list(fusable_kernels(module)):
+    for kernel in block_level_code(module):
         if isinstance(kernel, gpu.LaunchOp):
             _lower_launch(kernel)
         elif isinstance(kernel, func.FuncOp):
@@ -91,9 +92,13 @@ def _erase_deallocs(kernel: gpu.LaunchOp | func.FuncOp) -> None:
 
 
 def _refuse_heap(alloc: AllocOp, where: str, hint: str) -> GpuAllocPassError:
+    what = f"heap allocation '{alloc.alloc_name.data}'"
+    if is_backing(alloc) and (names := func_names(alloc)):  # name the user's Funcs
+        listed = ", ".join(f"'{name}'" for name in names)
+        what = f"heap Func{'s' if len(names) > 1 else ''} {listed} (fused into '{alloc.alloc_name.data}')"
     return GpuAllocPassError(
-        f"heap allocation '{alloc.alloc_name.data}' in '{where}' cannot be lowered: per-block "
-        f"heap slices are kernel arguments sized at gpu.launch_func ({hint})",
+        f"{what} in '{where}' cannot be lowered: per-block heap slices are kernel "
+        f"arguments sized at gpu.launch_func ({hint})",
         alloc,
     )
 

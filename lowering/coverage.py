@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_alloc.dialect.memory import is_workgroup_type
 from gpu_alloc.errors import GpuAllocPassError
-from xdsl.dialects import func, gpu
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Operation
 
@@ -212,6 +213,17 @@ def check_coverage(module: ModuleOp, backend: str) -> None:
             continue
         for op in gpu_module.walk():
             name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+            if isinstance(op, memref.AllocOp | memref.AllocaOp) and is_workgroup_type(
+                op.memref.type
+            ):
+                # Per-block storage (gpu_alloc.dialect.memory): neither backend makes it
+                # shared memory (an alloca would be each thread's own).
+                raise GpuAllocPassError(
+                    f"the {backend} PTX backend cannot lower workgroup memory made by "
+                    f"'{name}' in kernel '{_kernel_name(op)}' (run import-gpu-allocs "
+                    "first: it makes it the block's shared memory)",
+                    op,
+                )
             row = row_of(name)
             if row is None and name not in CONTAINER_OPS:
                 # Outside the contract: MLIR may still lower it (its own error if not).

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import HEAP_ARGUMENT_TYPE, AllocOp
+from gpu_alloc.dialect.memory import view_ops
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
 from xdsl.builder import Builder
-from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, IndexType, MemRefType, i8
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -168,9 +169,12 @@ def _replace_by_slices(
         if offset:
             constant = builder.insert(arith.ConstantOp.from_int_and_width(offset, IndexType()))
             shift = builder.insert(arith.AddiOp(base, constant)).result
-        view = builder.insert(
-            memref.ViewOp(argument, shift, list(alloc.dynamic_sizes), alloc.memref.type)
-        ).result
+        memref_type = alloc.memref.type
+        assert isinstance(memref_type, MemRefType)
+        ops = view_ops(argument, shift, alloc.dynamic_sizes, memref_type)
+        for op in ops:
+            builder.insert(op)
+        view = ops[-1].results[0]
         view.name_hint = alloc.memref.name_hint
         alloc.memref.replace_all_uses_with(view)
     for alloc in allocs:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from gpu_alloc.dialect.memory import space_of
 from gpu_alloc.errors import GpuAllocPassError
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -43,12 +44,16 @@ def llvm_type(type_attr: Attribute) -> Attribute:
 
 
 def address_space(memref_type: MemRefType) -> int:
-    space = memref_type.memory_space
-    if isinstance(space, IntegerAttr):
-        return space.value.data
-    if isinstance(space, NoneAttr):
+    """The NVPTX address space of a memref type: the IR contract's number of its space,
+    in either spelling (`gpu_alloc.dialect.memory`); 0 (generic) without one."""
+    if (space := space_of(memref_type)) is not None:
+        return int(space)
+    attr = memref_type.memory_space
+    if isinstance(attr, NoneAttr):
         return 0
-    raise GpuAllocPassError(f"memory space {space} has no NVPTX address space")
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    raise GpuAllocPassError(f"memory space {attr} has no NVPTX address space")
 
 
 def pointer_type(memref_type: MemRefType) -> llvm.LLVMPointerType:

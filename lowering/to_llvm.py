@@ -23,6 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gpu_alloc.dialect.memory import (
+    attribution_alignment,
+    attribution_storage,
+    attributions,
+    function_arguments,
+)
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.llvm_arith import ARITH_LOWERINGS, MATH_LOWERINGS
 from gpu_alloc.lowering.llvm_builder import (
@@ -50,6 +56,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
+    StringAttr,
     UnitAttr,
     UnregisteredOp,
     i8,
@@ -227,9 +234,15 @@ def function_signature(function: gpu.FuncOp | func.FuncOp) -> llvm.LLVMFunctionT
     return llvm.LLVMFunctionType(argument_types, llvm_type(outputs[0]) if outputs else None)
 
 
-def _bind_entry_arguments(b: FunctionBuilder, source: Block, target: Block) -> None:
+def _bind_entry_arguments(
+    b: FunctionBuilder, function: gpu.FuncOp | func.FuncOp, target: Block
+) -> None:
+    """The lowered function's arguments: each memref's expanded descriptor."""
+    entry = function.body.blocks.first
+    assert entry is not None
+    arguments = function_arguments(function) if isinstance(function, gpu.FuncOp) else entry.args
     position = 0
-    for argument in source.args:
+    for argument in arguments:
         argument_type = argument.type
         if not isinstance(argument_type, MemRefType):
             b.values[argument] = target.args[position]
@@ -267,7 +280,9 @@ def _lower_function(function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering)
         b.blocks[source] = target
     entry = function.body.blocks.first
     assert entry is not None
-    _bind_entry_arguments(b, entry, b.blocks[entry])
+    b.block = b.blocks[entry]
+    _bind_entry_arguments(b, function, b.block)
+    _bind_attributions(b, function, module)
     for source, target in list(b.blocks.items()):
         b.block = target
         for op in source.ops:
@@ -287,6 +302,45 @@ def _lower_function(function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering)
     return lowered
 
 
+def _bind_attributions(
+    b: FunctionBuilder, function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering
+) -> None:
+    """A `gpu.func`'s attributions, as MLIR lowers them: a workgroup one is a shared
+    global of the module (`__wg_<function>_<k>`), a private one an `alloca` at the entry;
+    both aligned to their `llvm.align`, else to their element."""
+    for k, argument in enumerate(attributions(function)):
+        memref_type = argument.type
+        storage = attribution_storage(argument)
+        size = static_byte_size(memref_type) if isinstance(memref_type, MemRefType) else None
+        if storage is None or size is None:
+            raise b.unsupported(function, "an attribution that is not a static memref")
+        assert isinstance(memref_type, MemRefType)
+        element = static_byte_size(MemRefType(memref_type.element_type, [1])) or 1
+        alignment = attribution_alignment(argument) or element
+        if storage.is_shared:
+            symbol = module.fresh_symbol(f"__wg_{function.sym_name.data}_{k}")
+            module.globals.append(
+                llvm.GlobalOp(
+                    llvm.LLVMArrayType(IntAttr(size), i8),
+                    symbol,
+                    "internal",
+                    addr_space=3,
+                    alignment=alignment,
+                )
+            )
+            pointer = b.emit(llvm.AddressOfOp(symbol, pointer_type(memref_type)))
+        else:
+            count = b.constant(size // element)
+            pointer_ = llvm.AllocaOp(
+                count, llvm_type(memref_type.element_type), alignment=alignment
+            )
+            pointer = b.emit(pointer_)
+        sizes: list[Index] = list(memref_type.get_shape())
+        b.memrefs[argument] = MemrefDescriptor(
+            pointer, pointer, 0, sizes, row_major_strides(sizes, b.mul)
+        )
+
+
 class _ModuleLowering:
     """Lowers one `gpu.module` into a `builtin.module` of LLVM dialect ops."""
 
@@ -294,6 +348,23 @@ class _ModuleLowering:
         self.gpu_module = gpu_module
         self.needs_dynamic_shared = False
         self.callees: dict[str, llvm.LLVMFunctionType] = {}
+        self.globals: list[Operation] = []
+        """Globals made while lowering functions (workgroup attributions)."""
+        self._symbols = {
+            name.data
+            for op in gpu_module.body.ops
+            if isinstance(
+                name := op.properties.get("sym_name", op.attributes.get("sym_name")), StringAttr
+            )
+        }
+
+    def fresh_symbol(self, wanted: str) -> str:
+        name, suffix = wanted, 0
+        while name in self._symbols:
+            suffix += 1
+            name = f"{wanted}_{suffix}"
+        self._symbols.add(name)
+        return name
 
     def lower(self) -> ModuleOp:
         ops: list[Operation] = []
@@ -309,6 +380,7 @@ class _ModuleLowering:
                         f"'{self.gpu_module.sym_name.data}' (use backend=mlir)",
                         op,
                     )
+        ops[0:0] = self.globals
         for name, signature in sorted(self.callees.items()):
             declaration = llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external"))
             ops.insert(0, declaration)

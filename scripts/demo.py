@@ -61,9 +61,9 @@ def kernel_entry_lines(module: ModuleOp, limit: int = 12) -> None:
     """The first ops of each kernel: where the backing and its views are."""
     from io import StringIO
 
-    from gpu_alloc.transforms.kernel_ir import kernels
+    from gpu_alloc.transforms.block_level_code import gpu_kernels
 
-    for kernel in kernels(module):
+    for kernel in gpu_kernels(module):
         out = StringIO()
         printer = Printer(stream=out)
         print(f"@{kernel.sym_name.data}:")

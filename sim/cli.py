@@ -2,13 +2,18 @@
 
     gpu-alloc-sim KERNEL.mlir [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z]
                   [--seed N] [--scalars V,...] [--out DIR] [--max-steps N]
-                  [--profile] [--profile-json OUT.json] [--dynamic-extent N]
+                  [--profile] [--profile-json OUT.json] [--dynamic-extent N] [--chip sm_XX]
 
 Prints `NAME SHAPExTYPE sha256=HEX` for every memref argument after the run (so two
 runs compare by their output), then any races on stderr. Exit codes: 0 ok, 1 bad
 input, a bad command line or unsupported IR, 3 data race, 4 a barrier not reached by
-every thread of a block, 5 an out-of-bounds access or view. `--profile` prints the
-per-Func profile (`gpu_alloc.sim.profile`) after the digests; `--profile-json` writes it.
+every thread of a block (in the kernel or in a function it calls: a deadlock on a
+GPU), 5 an out-of-bounds access or view. An error about one op is printed at its
+`file:line:col`. `--profile` prints the per-Func profile (`gpu_alloc.sim.profile`)
+after the digests, with each barrier stage named by its barriers' source lines and,
+where `pad-shared-allocs` would remove bank conflicts, what it would cost
+(`gpu_alloc.tools.padding_advice`); `--profile-json` writes both. `--chip` limits shared
+memory to what one block of that chip may use (default: the most any chip gives).
 """
 
 from __future__ import annotations
@@ -16,14 +21,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
-from gpu_alloc.sim.loading import load_module
+from gpu_alloc.sim.loading import load_located_module
+from gpu_alloc.tools.diagnostics import SourceMap, format_op_error
+from gpu_alloc.version import add_version_option
+from xdsl.dialects.builtin import ModuleOp
+
+if TYPE_CHECKING:
+    from gpu_alloc.tools.padding_advice import Advice
 
 RACE_EXIT_CODE = 3
 
@@ -81,6 +93,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="size of every dynamic dimension of a memref argument (default: refuse them)",
     )
+    parser.add_argument(
+        "--chip",
+        metavar="sm_XX",
+        help="limit shared memory to what one block of this chip may use "
+        "(default: the most any chip gives)",
+    )
+    add_version_option(parser, "gpu-alloc-sim")
     return one_line_usage_errors(parser)
 
 
@@ -117,11 +136,27 @@ def report(result: SimulationResult, out: str | None) -> int:
     return 0
 
 
-def write_profile_json(result: SimulationResult, json_path: str | None) -> None:
-    """Writes the profile's JSON (before any other output, so a bad path leaves none)."""
+def _padding_advice(
+    module: ModuleOp, result: SimulationResult, run: Callable[[ModuleOp], SimulationResult]
+) -> Advice:
+    """Where `pad-shared-allocs` would remove the profile's bank conflicts (a tool's job:
+    the simulator itself never runs a pass)."""
+    from gpu_alloc.tools.padding_advice import padding_advice
+
+    return padding_advice(module, result, run)
+
+
+def write_profile_json(
+    result: SimulationResult, json_path: str | None, advice: Advice | None = None
+) -> None:
+    """Writes the profile's JSON (before any other output, so a bad path leaves none), with
+    the padding advice as `padding` when there is some."""
     if result.profile is None or json_path is None:
         return
-    text = json.dumps(result.profile.as_json(), indent=2) + "\n"
+    data = result.profile.as_json()
+    if advice is not None and (advice.padded or advice.untouched):
+        data["padding"] = advice.as_json()
+    text = json.dumps(data, indent=2) + "\n"
     try:
         Path(json_path).write_text(text)
     except OSError as error:
@@ -158,33 +193,50 @@ def _run(args: Sequence[str] | None) -> None:
         parser.error(
             f"argument --block: at most {MAX_THREADS_PER_BLOCK} threads per block, got {threads}"
         )
+    source_map: SourceMap | None = None
     try:
-        module = load_module(options.input)
-        result = simulate(
-            module,
-            grid=options.grid,
-            block=options.block,
-            kernel=options.kernel,
-            seed=options.seed,
-            scalars=options.scalars,
-            max_thread_steps=options.max_steps,
-            profile=options.profile or options.profile_json is not None,
-            dynamic_extent=options.dynamic_extent,
-        )
-        write_profile_json(result, options.profile_json)
+        module, source_map = load_located_module(options.input)
+        profiled = options.profile or options.profile_json is not None
+
+        def run(module: ModuleOp) -> SimulationResult:
+            return simulate(
+                module,
+                grid=options.grid,
+                block=options.block,
+                kernel=options.kernel,
+                seed=options.seed,
+                scalars=options.scalars,
+                max_thread_steps=options.max_steps,
+                profile=profiled,
+                dynamic_extent=options.dynamic_extent,
+                chip=options.chip,
+            )
+
+        result = run(module)
+        advice = _padding_advice(module, result, run) if profiled else None
+        write_profile_json(result, options.profile_json, advice)
         code = report(result, options.out)
         if options.profile and result.profile is not None:
             print(result.profile.as_text())
+            if advice is not None and advice.as_text():
+                print(advice.as_text())
         sys.exit(code)
     except MemoryError:
         print("gpu-alloc-sim: error: out of memory (an allocation too large)", file=sys.stderr)
         sys.exit(1)
     except SimulationError as error:
-        print(
-            f"gpu-alloc-sim: error: {error}" if "error:" not in str(error) else str(error),
-            file=sys.stderr,
-        )
+        print(_error_line(error, source_map), file=sys.stderr)
         sys.exit(error.exit_code)
+
+
+def _error_line(error: SimulationError, source_map: SourceMap | None) -> str:
+    """The error at its op's `file:line:col` when it has one, else `gpu-alloc-sim: error:`."""
+    message = str(error)
+    if "error:" in message:  # already located (a parse or verify error)
+        return message
+    if error.op is not None and source_map is not None:
+        return format_op_error(source_map, error.op, message)
+    return f"gpu-alloc-sim: error: {message}"
 
 
 if __name__ == "__main__":

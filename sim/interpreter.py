@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
 from gpu_alloc.sim.arith import ARITH_OPS
 from gpu_alloc.sim.control_flow import (
@@ -29,15 +30,18 @@ from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError
 from gpu_alloc.sim.lanes import shuffle
 from gpu_alloc.sim.memory_ops import MemoryOps
 from gpu_alloc.sim.state import BlockState, LaunchState
-from xdsl.dialects import cf, gpu, scf
+from xdsl.dialects import cf, func, gpu, scf
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.traits import SymbolTable
 
 Value = Any
 Handler = Callable[[Operation, Mask], None]
 
 _DIMENSIONS = {"x": 0, "y": 1, "z": 2}
 _FUNCTION_EXITS = frozenset({"gpu.return", "func.return"})
+MAX_CALL_DEPTH = 64
+"""Nested `func.call`s the simulator follows before it stops (recursion)."""
 
 
 class BlockInterpreter:
@@ -66,8 +70,10 @@ class BlockInterpreter:
             "scf.if": self._scf_if,
             "scf.for": self._scf_for,
             "scf.while": self._scf_while,
+            "func.call": self._call,
             **self.memory.handlers(),
         }
+        self._call_depth = 0
 
     # ---- entry ------------------------------------------------------------------
 
@@ -81,7 +87,8 @@ class BlockInterpreter:
             self.block_state.track(arena)
         entry = self.kernel.body.blocks.first
         assert entry is not None
-        self._run_cfg([(entry, list(arguments), None)], stop=None)
+        attributions = self.memory.allocations.attribution_values(self.kernel)
+        self._run_cfg([(entry, [*arguments, *attributions], None)], stop=None)
 
     # ---- regions and blocks -------------------------------------------------------
 
@@ -108,8 +115,12 @@ class BlockInterpreter:
             handler = handlers.get(name)
             if handler is None:
                 self.launch.thread_steps += steps
-                raise SimulationError(f"op '{name}' is not supported by the simulator")
-            handler(op, mask)
+                raise SimulationError(f"op '{name}' is not supported by the simulator", op)
+            try:
+                handler(op, mask)
+            except SimulationError as error:
+                error.op = error.op or op  # the innermost op it is about
+                raise
         launch = self.launch
         launch.thread_steps += steps + active
         if launch.max_thread_steps is not None and launch.thread_steps > launch.max_thread_steps:
@@ -128,10 +139,14 @@ class BlockInterpreter:
         return [self.env[o] for o in terminator.operands]
 
     def _run_cfg(
-        self, starts: list[tuple[Block, list[Value], Mask]], stop: Block | None
+        self,
+        starts: list[tuple[Block, list[Value], Mask]],
+        stop: Block | None,
+        exits: list[tuple[list[Value], Mask]] | None = None,
     ) -> tuple[list[Value], Mask] | None:
         """Runs groups of threads from their start blocks until each reaches `stop`
-        (or leaves the kernel); returns the merged arguments and mask at `stop`."""
+        (or leaves the function: then, with `exits`, the values each group returns are
+        added to it); returns the merged arguments and mask at `stop`."""
         arrived: list[tuple[list[Value], Mask]] = []
         pending = list(starts)
         while pending:
@@ -144,6 +159,8 @@ class BlockInterpreter:
                     self.env[argument] = value
                 terminator = self._run_ops(block, mask)
                 if terminator.name in _FUNCTION_EXITS:
+                    if exits is not None:
+                        exits.append(([self.env[o] for o in terminator.operands], mask))
                     break
                 targets = self._branch_targets(terminator, mask)
                 if len(targets) == 1:
@@ -153,7 +170,7 @@ class BlockInterpreter:
                 if meet is stop:
                     pending.extend(targets)
                     break
-                merged = self._run_cfg(targets, meet)
+                merged = self._run_cfg(targets, meet, exits)
                 if merged is None:
                     break
                 assert meet is not None
@@ -192,7 +209,9 @@ class BlockInterpreter:
             ]
         if isinstance(terminator, cf.SwitchOp):
             return self._switch_targets(terminator, mask)
-        raise SimulationError(f"terminator '{terminator.name}' is not supported by the simulator")
+        raise SimulationError(
+            f"terminator '{terminator.name}' is not supported by the simulator", terminator
+        )
 
     def _switch_targets(
         self, switch: cf.SwitchOp, mask: Mask
@@ -258,11 +277,37 @@ class BlockInterpreter:
         if mask is not None and not mask.all():
             missing = int(np.argmin(mask))
             raise BarrierDivergenceError(
-                f"gpu.barrier reached by {int(mask.sum())} of {self.n_threads} threads of "
-                f"block {self.block_state.block_id} (thread {self.thread_triple(missing)} "
-                "does not reach it)"
+                f"gpu.barrier{_in_function(op)} reached by {int(mask.sum())} of "
+                f"{self.n_threads} threads of block {self.block_state.block_id} (thread "
+                f"{self.thread_triple(missing)} does not reach it): a deadlock on a GPU",
+                op,
             )
         self.block_state.next_interval()
+
+    # ---- calls --------------------------------------------------------------------
+
+    def _call(self, op: Operation, mask: Mask) -> None:
+        """`func.call` of a `func.func` (a device function, or IREE's workgroup code): the
+        active threads run its body and get what each one returns."""
+        assert isinstance(op, func.CallOp)
+        callee = _callee(op)
+        arguments = [self.env[v] for v in op.arguments]
+        if self._call_depth >= MAX_CALL_DEPTH:
+            raise SimulationError(f"calls nested more than {MAX_CALL_DEPTH} deep", op)
+        entry = callee.body.blocks.first
+        assert entry is not None
+        caller_env, self.env = self.env, {}
+        self._call_depth += 1
+        exits: list[tuple[list[Value], Mask]] = []
+        try:
+            self._run_cfg([(entry, arguments, mask)], stop=None, exits=exits)
+        finally:
+            self.env = caller_env
+            self._call_depth -= 1
+        if op.results:
+            results, _ = _merge_arrivals(exits, self.n_threads)
+            for result, value in zip(op.results, results, strict=True):
+                self.env[result] = value
 
     def thread_triple(self, lane: int) -> tuple[int, int, int]:
         return (
@@ -375,6 +420,33 @@ class BlockInterpreter:
         assert results is not None
         for result, value in zip(op.results, results, strict=True):
             self.env[result] = value
+
+
+def _callee(call: func.CallOp) -> func.FuncOp:
+    """The `func.func` `call` calls: the symbol in the nearest symbol table that has it."""
+    table: Operation | None = call.parent_op()
+    name = call.callee
+    while table is not None:
+        if table.has_trait(SymbolTable) and (found := SymbolTable.lookup_symbol(table, name)):
+            if not isinstance(found, func.FuncOp):
+                raise SimulationError(f"func.call of {name}, a '{found.name}'", call)
+            if not found.body.blocks:
+                raise SimulationError(
+                    f"func.call of {name}, a declaration: the simulator has no body to run", call
+                )
+            return found
+        table = table.parent_op()
+    raise SimulationError(f"func.call of unknown function {name}", call)
+
+
+def _in_function(op: Operation) -> str:
+    """` in 'f'` for an op in a called function (nothing in the kernel itself)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp | gpu.FuncOp):
+        parent = parent.parent_op()
+    if parent is None or is_kernel(parent):
+        return ""
+    return f" in '{parent.sym_name.data}'"
 
 
 def _merge_arrivals(

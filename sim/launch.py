@@ -11,16 +11,19 @@ shared by all blocks; without the attribute the buffer grows to cover every view
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from gpu_alloc.dialect import (
     HEAP_LAYOUT_ATTR,
+    MemorySpace,
     heap_bytes_per_block,
     is_heap_argument_type,
-    memory_space_of,
 )
+from gpu_alloc.dialect.memory import function_arguments, space_of
+from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
+from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.interpreter import BlockInterpreter
 from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
@@ -74,14 +77,14 @@ class SimulationResult:
     def digests(self) -> dict[str, str]:
         return {a.name: a.sha256 for a in self.arguments}
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Each memref argument's contents after the launch, by argument name."""
+        return {a.name: a.array for a in self.arguments}
+
 
 def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
     """The kernel called `name`, or the module's only kernel."""
-    kernels = [
-        op
-        for op in module.walk()
-        if isinstance(op, gpu.FuncOp) and (op.kernel is not None or "gpu.kernel" in op.attributes)
-    ]
+    kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp) and is_kernel(op)]
     if name is not None:
         named = [k for k in kernels if k.sym_name.data == name]
         if not named:
@@ -105,18 +108,27 @@ def simulate(
     max_thread_steps: int | None = None,
     profile: bool = False,
     dynamic_extent: int | None = None,
+    arrays: Mapping[str, np.ndarray] | Sequence[np.ndarray] | None = None,
+    chip: str | None = None,
 ) -> SimulationResult:
-    """Runs the kernel on seeded random arguments over `grid` blocks of `block` threads
-    (stopping with a `SimulationError` after `max_thread_steps` thread-steps, if given);
-    with `profile`, the result's `profile` has the per-Func counts (`sim.profile`).
-    A memref argument's dynamic dimensions get `dynamic_extent` elements (without it, a
-    dynamically shaped argument is an error)."""
+    """Runs the kernel over `grid` blocks of `block` threads (stopping with a
+    `SimulationError` after `max_thread_steps` thread-steps, if given); with `profile`, the
+    result's `profile` has the per-Func counts (`sim.profile`).
+
+    Memref arguments get the caller's `arrays` (by argument name, or in order of the
+    kernel's memref arguments; copied, never written) where given, seeded random values
+    otherwise. A given array must have the argument's element type and static sizes (its
+    own sizes give the dynamic ones); a random argument's dynamic dimensions get
+    `dynamic_extent` elements (without it, a dynamically shaped argument is an error).
+    Shared memory is limited to what one block of `chip` may use (without a chip: the
+    most any chip gives)."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
-    launch = LaunchState(grid3, block3, max_thread_steps=max_thread_steps)
+    launch = _launch_state(func, grid3, block3, chip, max_thread_steps)
     if profile:
         launch.profile = new_profile(func, grid3, block3)
-    values, results = _make_arguments(func, launch, seed, list(scalars), dynamic_extent)
+    given = _given_arrays(func, arrays)
+    values, results = _make_arguments(func, launch, seed, list(scalars), dynamic_extent, given)
     if launch.profile is not None:
         launch.profile.exclude(view.arena for _, view in results)
     interpreter = BlockInterpreter(launch, func)
@@ -136,6 +148,32 @@ def simulate(
     )
 
 
+def _launch_state(
+    func: gpu.FuncOp,
+    grid: tuple[int, int, int],
+    block: tuple[int, int, int],
+    chip: str | None,
+    max_thread_steps: int | None,
+) -> LaunchState:
+    limit = shared_bytes_limit(chip)
+    dynamic = dynamic_shared_size(func)
+    if dynamic > limit:
+        where = f"{chip} gives" if chip else "any chip gives"
+        raise SimulationError(
+            f"kernel '{func.sym_name.data}' is launched with {dynamic} bytes of dynamic "
+            f"shared memory, more than {where} a block ({limit} bytes)",
+            func,
+        )
+    return LaunchState(
+        grid,
+        block,
+        max_thread_steps=max_thread_steps,
+        shared_limit=limit,
+        chip=chip,
+        dynamic_shared_bytes=dynamic,
+    )
+
+
 def _dims(sizes: Sequence[int], what: str) -> tuple[int, int, int]:
     if not 1 <= len(sizes) <= 3 or any(s < 1 for s in sizes):
         raise SimulationError(f"--{what} needs one to three positive sizes, got {list(sizes)}")
@@ -149,14 +187,13 @@ def _make_arguments(
     seed: int,
     scalars: list[float],
     dynamic_extent: int | None,
+    given: Mapping[str, np.ndarray],
 ) -> tuple[list[object], list[tuple[str, MemRefView]]]:
-    entry = func.body.blocks.first
-    assert entry is not None
     values: list[object] = []
     results: list[tuple[str, MemRefView]] = []
     user_index = 0
     scalar_queue = list(scalars)
-    for position, argument in enumerate(entry.args):
+    for position, argument in enumerate(function_arguments(func)):
         name = argument.name_hint or f"arg{position}"
         arg_type = argument.type
         if isinstance(arg_type, MemRefType):
@@ -164,7 +201,10 @@ def _make_arguments(
                 values.append(_heap_backing(func, launch, name))
                 continue
             rng = np.random.default_rng([seed, user_index])
-            view = _random_memref(name, arg_type, rng, dynamic_extent)
+            if name in given:
+                view = _given_memref(name, arg_type, given[name])
+            else:
+                view = _random_memref(name, arg_type, rng, dynamic_extent)
             user_index += 1
             values.append(view)
             results.append((name, view))
@@ -200,6 +240,59 @@ def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefVie
     return MemRefView(arena, 0, (nbytes,), (1,), np.dtype(np.int8), name)
 
 
+def _memref_arguments(func: gpu.FuncOp) -> list[str]:
+    """The names of the kernel's memref arguments a caller gives (not the heap buffer,
+    not the attributions)."""
+    return [
+        argument.name_hint or f"arg{position}"
+        for position, argument in enumerate(function_arguments(func))
+        if isinstance(argument.type, MemRefType) and not is_heap_argument_type(argument.type)
+    ]
+
+
+def _given_arrays(
+    func: gpu.FuncOp, arrays: Mapping[str, np.ndarray] | Sequence[np.ndarray] | None
+) -> dict[str, np.ndarray]:
+    """`simulate`'s `arrays` by argument name; unknown names and extra arrays are errors."""
+    names = _memref_arguments(func)
+    if arrays is None:
+        return {}
+    if isinstance(arrays, Mapping):
+        unknown = [name for name in arrays if name not in names]
+        if unknown:
+            raise SimulationError(
+                f"no memref argument named {', '.join(map(repr, unknown))} in kernel "
+                f"'{func.sym_name.data}' (memref arguments: {', '.join(names) or 'none'})"
+            )
+        return dict(arrays)
+    if len(arrays) > len(names):
+        raise SimulationError(
+            f"{len(arrays)} arrays for the {len(names)} memref argument(s) of kernel "
+            f"'{func.sym_name.data}'"
+        )
+    return dict(zip(names, arrays, strict=False))
+
+
+def _given_memref(name: str, memref_type: MemRefType, given: np.ndarray) -> MemRefView:
+    """A kernel argument holding a copy of the caller's array, checked against its type."""
+    array = np.asarray(given)
+    dtype = numpy_dtype(memref_type.element_type)
+    shape = memref_type.get_shape()
+    if array.dtype != dtype:
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} needs a {dtype} array, got {array.dtype}"
+        )
+    if len(array.shape) != len(shape) or any(
+        d != DYNAMIC_INDEX and d != n for d, n in zip(shape, array.shape, strict=False)
+    ):
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} needs shape "
+            f"{'x'.join('?' if d == DYNAMIC_INDEX else str(d) for d in shape) or 'scalar'}, "
+            f"got {'x'.join(map(str, array.shape)) or 'scalar'}"
+        )
+    return _argument_view(name, memref_type, np.ascontiguousarray(array).copy())
+
+
 def _random_memref(
     name: str, memref_type: MemRefType, rng: np.random.Generator, dynamic_extent: int | None
 ) -> MemRefView:
@@ -211,16 +304,26 @@ def _random_memref(
                 "give its dimensions a size with --dynamic-extent"
             )
         shape = tuple(dynamic_extent if d == DYNAMIC_INDEX else d for d in shape)
-    space = memory_space_of(memref_type)
-    if space not in (None, 0, 1):
-        raise SimulationError(f"kernel argument %{name} : {memref_type} must be in space 0 or 1")
+    dtype = numpy_dtype(memref_type.element_type)
+    return _argument_view(
+        name, memref_type, _random_array(shape, dtype, memref_type.element_type, rng)
+    )
+
+
+def _argument_view(name: str, memref_type: MemRefType, array: np.ndarray) -> MemRefView:
+    """A kernel argument of `memref_type` (space 0 or 1, identity layout) holding `array`."""
+    space = space_of(memref_type)
+    if space not in (None, MemorySpace.GLOBAL):
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} must be in global memory (no memory "
+            "space, 1 or #gpu.address_space<global>)"
+        )
     if isinstance(memref_type.layout, StridedLayoutAttr):
         raise SimulationError(
             f"kernel argument %{name} : {memref_type} must have the identity layout"
         )
-    dtype = numpy_dtype(memref_type.element_type)
-    array = _random_array(shape, dtype, memref_type.element_type, rng)
-    arena = Arena(name, space or 0, array.nbytes)
+    shape, dtype = tuple(array.shape), array.dtype
+    arena = Arena(name, int(space or 0), array.nbytes)
     arena.data[: array.nbytes] = array.reshape(-1).view(np.uint8)  # 0-d too
     return MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from gpu_alloc.errors import UserInputError
 from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.tools.diagnostics import format_op_error, format_span, parse_with_locations
+from gpu_alloc.tools.diagnostics import (
+    SourceMap,
+    format_op_error,
+    format_span,
+    parse_with_locations,
+)
 from gpu_alloc.tools.files import read_input
 from gpu_alloc.tools.verification import first_invalid_op
 from gpu_alloc.universe import register_dialects
@@ -27,15 +32,26 @@ def make_context() -> Context:
 def load_module(path: str) -> ModuleOp:
     """Parses and verifies an MLIR file (`-`: standard input); errors come out as one-line
     diagnostics."""
+    return load_located_module(path)[0]
+
+
+def load_located_module(path: str) -> tuple[ModuleOp, SourceMap]:
+    """`load_module`, with where each op came from (to locate simulation errors)."""
     try:
         source = read_input(path)
     except UserInputError as error:
         raise SimulationError(str(error)) from None
-    return parse_module(source, "<stdin>" if path == "-" else path)
+    return parse_located_module(source, "<stdin>" if path == "-" else path)
 
 
 def parse_module(source: str | bytes, file_name: str = "<string>") -> ModuleOp:
     """Parses and verifies MLIR text; errors come out as one-line diagnostics."""
+    return parse_located_module(source, file_name)[0]
+
+
+def parse_located_module(
+    source: str | bytes, file_name: str = "<string>"
+) -> tuple[ModuleOp, SourceMap]:
     if isinstance(source, str):
         source = source.encode()
     try:
@@ -44,4 +60,4 @@ def parse_module(source: str | bytes, file_name: str = "<string>") -> ModuleOp:
         raise SimulationError(format_span(error.span, error.msg)) from None
     if failure := first_invalid_op(module):
         raise SimulationError(format_op_error(source_map, *failure)) from None
-    return module
+    return module, source_map

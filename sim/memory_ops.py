@@ -1,11 +1,7 @@
 """Semantics of `memref`, `gpu_alloc` and memory-touching ops, with race recording.
 
-Where storage lives (docs/design.md, "The IR contract"):
-- space 3 (shared) and space 1 (heap) `gpu_alloc.alloc`, backings included: one arena
-  per block, per execution of the allocating op (what `lower-gpu-allocs` makes of them:
-  a global, or a per-block slice of the heap argument);
-- space 5 and `memref.alloca`: one slice per thread (never race-checked);
-- `memref.get_global` in space 3: one arena per block and symbol; otherwise per launch.
+Views (`alias`, `memref.view`, `subview`, casts) share their source's arena; where each
+allocation's storage lives, and whose it is, is `sim.allocations`' business.
 """
 
 from __future__ import annotations
@@ -15,38 +11,23 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
-from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp, memory_space_of
+from gpu_alloc.dialect import AliasOp, OffsetPointerOp
+from gpu_alloc.sim.allocations import Allocations, shape_of
 from gpu_alloc.sim.atomics import atomic_rmw
 from gpu_alloc.sim.control_flow import Mask, uniform_int
 from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.memory import (
-    Arena,
     MemRefView,
     identity_strides,
     numpy_dtype,
     read_elements,
     write_elements,
 )
-from gpu_alloc.sim.profile_hooks import note_layout, profile_access
+from gpu_alloc.sim.profile_hooks import profile_access
 from gpu_alloc.sim.state import AgentNamer, BlockState, LaunchState
 from xdsl.dialects import gpu, memref
-from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
-    DenseIntOrFPElementsAttr,
-    IntegerAttr,
-    MemRefType,
-    ModuleOp,
-    SymbolRefAttr,
-)
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
-
-DYNAMIC_SHARED_BYTES = 48 * 1024
-"""What `gpu.dynamic_shared_memory` provides: CUDA's default dynamic shared limit."""
-
-DYNAMIC_SHARED_KEY = "<dynamic shared memory>"
-
-PRIVATE_ALIGNMENT = 16
-"""Per-thread storage starts at multiples of this within its arena."""
 
 
 class ExecutionContext(Protocol):
@@ -79,15 +60,7 @@ class MemoryOps:
         self.interpreter = interpreter
         self.launch = interpreter.launch
         self.namer = AgentNamer(self.launch.grid, self.launch.block)
-        self._globals: dict[str, memref.GlobalOp] = {}
-        module = interpreter.kernel.parent_op()
-        while module is not None:
-            for op in module.walk():
-                if isinstance(op, memref.GlobalOp):
-                    self._globals.setdefault(op.sym_name.data, op)
-            if isinstance(module, ModuleOp):
-                break
-            module = module.parent_op()
+        self.allocations = Allocations(interpreter)
 
     def handlers(self) -> dict[str, Callable[[Operation, Mask], None]]:
         return {
@@ -95,20 +68,16 @@ class MemoryOps:
             "memref.store": self._store,
             "memref.atomic_rmw": self._atomic_rmw,
             "gpu.printf": _no_op,  # output is not simulated
-            "memref.alloca": self._alloca,
-            "memref.alloc": self._memref_alloc,
             "memref.view": self._view,
             "memref.subview": self._subview,
             "memref.cast": self._cast,
             "memref.memory_space_cast": self._cast,
-            "gpu.dynamic_shared_memory": self._dynamic_shared_memory,
             "memref.dim": self._dim,
             "memref.dealloc": _no_op,
-            "memref.get_global": self._get_global,
-            "gpu_alloc.alloc": self._gpu_alloc,
             "gpu_alloc.dealloc": _no_op,
             "gpu_alloc.offset_pointer": self._offset_pointer,
             "gpu_alloc.alias": self._alias,
+            **self.allocations.handlers(),
         }
 
     # ---- helpers --------------------------------------------------------------------
@@ -123,123 +92,6 @@ class MemoryOps:
             raise SimulationError(f"{what} differs between the threads of a block; not supported")
         return result
 
-    def _shape(
-        self, memref_type: Attribute, sizes: Sequence[SSAValue], mask: Mask, what: str
-    ) -> tuple[int, ...]:
-        assert isinstance(memref_type, MemRefType)
-        dynamic = iter(sizes)
-        shape = tuple(
-            self._uniform(next(dynamic), mask, f"the size of {what}") if d == DYNAMIC_INDEX else d
-            for d in memref_type.get_shape()
-        )
-        if any(d < 0 for d in shape):
-            raise MemoryAccessError(f"{what} has a negative size {shape}")
-        return shape
-
-    def _new_view(
-        self,
-        name: str,
-        memref_type: Attribute,
-        shape: tuple[int, ...],
-        per_thread: bool,
-        shared_by_blocks: bool = False,
-    ) -> tuple[Arena, MemRefView]:
-        assert isinstance(memref_type, MemRefType)
-        dtype = numpy_dtype(memref_type.element_type)
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-        space = memory_space_of(memref_type) or 0
-        n = self.interpreter.n_threads
-        if per_thread:
-            # Each thread's slice starts PRIVATE_ALIGNMENT-aligned, like a real alloca.
-            stride = max(PRIVATE_ALIGNMENT, -(-nbytes // PRIVATE_ALIGNMENT) * PRIVATE_ALIGNMENT)
-            arena = self.launch.new_arena(name, 5, stride * n, False)
-            arena.alignment = PRIVATE_ALIGNMENT
-            offset: int | np.ndarray = np.arange(n, dtype=np.int64) * stride
-        else:
-            arena = self.launch.new_arena(name, space, nbytes, shared_by_blocks)
-            offset = 0
-        view = MemRefView(arena, offset, shape, identity_strides(shape), dtype, name)
-        return arena, view
-
-    def _fresh_block_storage(
-        self, op: Operation, name: str, space: int, mask: Mask, sizes: Sequence[SSAValue]
-    ) -> None:
-        result = op.results[0]
-        shape = self._shape(result.type, sizes, mask, f"'{name}'")
-        if space == 5 or space not in (1, 3):
-            _, view = self._new_view(name, result.type, shape, per_thread=True)
-        else:
-            arena, view = self._new_view(name, result.type, shape, per_thread=False)
-            self.interpreter.block_state.track(arena)
-        self.env[result] = view
-
-    # ---- allocation ----------------------------------------------------------------
-
-    def _gpu_alloc(self, op: Operation, mask: Mask) -> None:
-        assert isinstance(op, AllocOp)
-        name = op.alloc_name.data
-        self._fresh_block_storage(op, name, op.space, mask, op.dynamic_sizes)
-        if op.alignment is not None:
-            self.env[op.memref].arena.alignment = op.alignment.value.data
-        note_layout(self.launch, self.env[op.memref].arena, op)
-
-    def _memref_alloc(self, op: Operation, mask: Mask) -> None:
-        assert isinstance(op, memref.AllocOp)
-        space = memory_space_of(op.memref.type) or 0
-        name = op.memref.name_hint or "memref.alloc"
-        self._fresh_block_storage(op, name, space, mask, op.dynamic_sizes)
-
-    def _alloca(self, op: Operation, mask: Mask) -> None:
-        assert isinstance(op, memref.AllocaOp)
-        name = op.memref.name_hint or "memref.alloca"
-        shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"'{name}'")
-        _, view = self._new_view(name, op.memref.type, shape, per_thread=True)
-        note_layout(self.launch, view.arena, op)
-        self.env[op.memref] = view
-
-    def _dynamic_shared_memory(self, op: Operation, mask: Mask) -> None:
-        """The block's dynamic shared memory: its size is a launch parameter, which the
-        simulator does not know, so it provides the default CUDA limit."""
-        block_state = self.interpreter.block_state
-        arena = block_state.globals.get(DYNAMIC_SHARED_KEY)
-        if arena is None:
-            arena = self.launch.new_arena("dynamic shared memory", 3, DYNAMIC_SHARED_BYTES, False)
-            block_state.globals[DYNAMIC_SHARED_KEY] = arena
-            block_state.track(arena)
-            note_layout(self.launch, arena, op)
-        self.env[op.results[0]] = MemRefView(
-            arena, 0, (DYNAMIC_SHARED_BYTES,), (1,), np.dtype(np.int8), arena.name
-        )
-
-    def _get_global(self, op: Operation, mask: Mask) -> None:
-        assert isinstance(op, memref.GetGlobalOp)
-        symbol = op.name_
-        assert isinstance(symbol, SymbolRefAttr)
-        name = symbol.root_reference.data
-        global_op = self._globals.get(name)
-        if global_op is None:
-            raise SimulationError(f"memref.get_global of unknown symbol @{name}")
-        memref_type = global_op.type
-        space = memory_space_of(memref_type) or 0
-        block_state = self.interpreter.block_state
-        cache: dict[Any, Arena] = (
-            block_state.globals if space == 3 else self.launch.shared_by_blocks
-        )
-        shape = memref_type.get_shape()
-        arena = cache.get(name)
-        if arena is None:
-            arena, _ = self._new_view(
-                name, memref_type, shape, per_thread=False, shared_by_blocks=space != 3
-            )
-            _initialise(arena, global_op)
-            if global_op.alignment is not None:
-                arena.alignment = global_op.alignment.value.data
-            cache[name] = arena
-            block_state.track(arena)
-            note_layout(self.launch, arena, global_op, shared_by_blocks=space != 3)
-        dtype = numpy_dtype(memref_type.element_type)
-        self.env[op.memref] = MemRefView(arena, 0, shape, identity_strides(shape), dtype, name)
-
     # ---- views ----------------------------------------------------------------------
 
     def _offset_pointer(self, op: Operation, mask: Mask) -> None:
@@ -253,7 +105,8 @@ class MemoryOps:
         pointer = self.env[op.pointer]
         assert isinstance(pointer, Pointer)
         name = op.alias_name.data
-        shape = self._shape(op.memref.type, op.dynamic_sizes, mask, f"alias '{name}'")
+        sizes = [self.env[v] for v in op.dynamic_sizes]
+        shape = shape_of(op.memref.type, sizes, mask, f"alias '{name}'")
         self.env[op.memref] = self._carve(
             pointer.backing, pointer.byte_offset, op.memref.type, shape, name, mask
         )
@@ -262,7 +115,7 @@ class MemoryOps:
         assert isinstance(op, memref.ViewOp)
         source = self.env[op.source]
         name = op.result.name_hint or source.name
-        shape = self._shape(op.result.type, op.sizes, mask, f"view '{name}'")
+        shape = shape_of(op.result.type, [self.env[v] for v in op.sizes], mask, f"view '{name}'")
         start = source.byte_offset + self.env[op.byte_shift]
         self.env[op.result] = self._carve(source, start, op.result.type, shape, name, mask)
 
@@ -482,16 +335,6 @@ def _per_lane(address: Value, lanes: np.ndarray) -> np.ndarray:
     if np.ndim(address) == 0:
         return np.full(lanes.size, int(address), np.int64)
     return np.asarray(address, np.int64)[lanes]
-
-
-def _initialise(arena: Arena, global_op: memref.GlobalOp) -> None:
-    initial = global_op.initial_value
-    if isinstance(initial, DenseIntOrFPElementsAttr):
-        dtype = numpy_dtype(global_op.type.element_type)
-        values = np.asarray(initial.get_values(), dtype=dtype)
-        count = int(np.prod(global_op.type.get_shape(), dtype=np.int64))
-        data = np.broadcast_to(values, (count,)) if values.size == 1 else values
-        arena.data[: arena.nbytes] = np.ascontiguousarray(data).view(np.uint8)
 
 
 def _no_op(op: Operation, mask: Mask) -> None:

@@ -32,7 +32,12 @@ from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, bank_conflicts
 from gpu_alloc.dialect import FuncSlice, read_layout
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena, MemRefView
-from gpu_alloc.transforms.layout_record import stage_of
+from gpu_alloc.transforms.layout_record import (
+    barrier_lines,
+    describe_barriers,
+    stage_count,
+    stage_of,
+)
 from gpu_alloc.transforms.lifetimes import StageMap, stage_map
 from xdsl.dialects import gpu
 from xdsl.ir import Attribute, Operation
@@ -169,6 +174,26 @@ class Profile:
             total.add(func.total())
         return total
 
+    def barrier_lines(self) -> list[tuple[int, list[int | None]]]:
+        """Each stage and the source lines of the barriers that begin it (none for stage 0;
+        None for a barrier a pass inserted)."""
+        if self.stages is None:
+            return [(0, [])]
+        found = barrier_lines(self.stages)
+        return [(t, found.get(t, [])) for t in range(stage_count(self.stages))]
+
+    def stage_legend(self) -> list[str]:
+        """One line per barrier stage, naming it by the barriers around it."""
+        stages = self.barrier_lines()
+        if len(stages) == 1:
+            return ["stages: one (no barrier)"]
+        legend = ["stages:"]
+        for (stage, lines), (_, following) in zip(stages, [*stages[1:], (0, [])], strict=True):
+            start = "the kernel entry" if stage == 0 else f"the {describe_barriers(lines)}"
+            end = f"the {describe_barriers(following)}" if following else "the kernel's end"
+            legend.append(f"  {stage}: from {start} to {end}")
+        return legend
+
     def as_json(self) -> dict[str, Any]:
         """The JSON form; the README documents its schema."""
         return {
@@ -176,6 +201,9 @@ class Profile:
             "grid": list(self.grid),
             "block": list(self.block),
             "bank_model": {"banks": BANKS, "bank_bytes": BANK_BYTES, "warp_size": WARP_SIZE},
+            "stages": [
+                {"stage": stage, "barrier_lines": lines} for stage, lines in self.barrier_lines()
+            ],
             "funcs": [
                 {
                     "name": f.name,
@@ -204,7 +232,8 @@ class Profile:
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         lines = [
             f"profile of kernel '{self.kernel}' (grid {grid}, block {block}; "
-            f"bank model: {BANKS} banks x {BANK_BYTES} bytes, warps of {WARP_SIZE})"
+            f"bank model: {BANKS} banks x {BANK_BYTES} bytes, warps of {WARP_SIZE})",
+            *self.stage_legend(),
         ]
         for row in rows:
             left = [cell.ljust(width) for cell, width in zip(row[:3], widths, strict=False)]

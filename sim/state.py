@@ -5,14 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.sim.memory import Arena
+from gpu_alloc.sim.memory import Arena, MemRefView
 from gpu_alloc.sim.profile import Profile
 from gpu_alloc.sim.races import NO_AGENT, Access, Conflict
 
 _SPACE_NAMES = {1: "global (heap)", 3: "shared"}
-
-MAX_SHARED_BYTES_PER_BLOCK = 227 * 1024
-"""The most shared memory any device gives one block (sm_90: 227 KiB)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +53,9 @@ class BlockState:
     interval: int = 0
     tracked: list[Arena] = field(default_factory=list[Arena])
     globals: dict[str, Arena] = field(default_factory=dict[str, Arena])
+    """The block's own globals (workgroup ones, and its dynamic shared memory)."""
+    private_globals: dict[str, MemRefView] = field(default_factory=dict[str, MemRefView])
+    """Private globals: one copy per thread of the block."""
 
     def track(self, arena: Arena) -> None:
         if arena.interval_log is not None:
@@ -85,6 +85,12 @@ class LaunchState:
     _func_ids: dict[str, int] = field(default_factory=dict[str, int])
     profile: Profile | None = None
     """Per-Func counts, when the caller asked for a profile."""
+    shared_limit: int = 227 * 1024
+    """The most shared memory one block may use (`allocations.shared_bytes_limit`)."""
+    chip: str | None = None
+    """The chip whose limit that is, for the messages; None: any chip."""
+    dynamic_shared_bytes: int = 0
+    """What `gpu.dynamic_shared_memory` gives each block (`allocations.dynamic_shared_size`)."""
 
     @property
     def threads_per_block(self) -> int:
@@ -104,11 +110,12 @@ class LaunchState:
         self, name: str, space: int, nbytes: int, shared_by_blocks: bool, growable: bool = False
     ) -> Arena:
         """An arena; shared and heap memory is race-checked. A shared allocation larger than
-        any device's shared memory is refused before anything is allocated."""
-        if space == 3 and nbytes > MAX_SHARED_BYTES_PER_BLOCK:
+        the chip gives a block is refused before anything is allocated."""
+        if space == 3 and nbytes > self.shared_limit:
+            chip = f"{self.chip} gives" if self.chip else "any chip gives"
             raise SimulationError(
-                f"shared allocation '{name}' needs {nbytes} bytes, more than any device gives "
-                f"a block ({MAX_SHARED_BYTES_PER_BLOCK} bytes on sm_90)"
+                f"shared allocation '{name}' needs {nbytes} bytes, more than {chip} "
+                f"a block ({self.shared_limit} bytes)"
             )
         arena = Arena(name, space, nbytes, growable)
         if space in (1, 3):

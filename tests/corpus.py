@@ -142,19 +142,19 @@ def simulation_pairs(chunk: str, result: ChunkResult) -> list[SimulationPair]:
     """Every kernel of a chunk that went through: its `gpu.func` kernels as they are, and
     its `gpu.launch` bodies outlined by `mlir-opt-22` (before: the chunk as found,
     outlined and imported; after: the output, outlined)."""
-    from gpu_alloc.transforms.kernel_ir import kernels
+    from gpu_alloc.transforms.block_level_code import gpu_kernels
 
     assert result.output is not None and result.imported is not None
     pairs: list[SimulationPair] = []
     after = parse(result.output)
-    for kernel in kernels(result.imported):
+    for kernel in gpu_kernels(result.imported):
         pairs.append(SimulationPair(_kernel_key(kernel), result.imported, after))
     if any(op.name == "gpu.launch" for op in result.imported.walk()):
         before = outline(chunk)
         PassPipeline(PIPELINE[:1]).apply(context(), before)
         outlined_after = outline(result.output)
         known = {p.kernel for p in pairs}
-        for kernel in kernels(before):
+        for kernel in gpu_kernels(before):
             if _kernel_key(kernel) not in known:
                 pairs.append(SimulationPair(_kernel_key(kernel), before, outlined_after))
     return pairs
@@ -172,10 +172,10 @@ def simulate_kernel(module: ModuleOp, kernel: str):  # -> SimulationResult
     """Runs `kernel` on seeded random arguments (`SIM_*`); raises SimulationError on an
     op or argument the simulator does not support."""
     from gpu_alloc.sim.launch import simulate
-    from gpu_alloc.transforms.kernel_ir import kernels
+    from gpu_alloc.transforms.block_level_code import gpu_kernels
     from xdsl.dialects.builtin import MemRefType
 
-    (func,) = [k for k in kernels(module) if _kernel_key(k) == kernel]
+    (func,) = [k for k in gpu_kernels(module) if _kernel_key(k) == kernel]
     scalars = [SIM_SCALAR for t in func.function_type.inputs.data if not isinstance(t, MemRefType)]
     gpu_module = func.parent_op()
     assert gpu_module is not None

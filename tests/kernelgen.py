@@ -25,6 +25,7 @@ bytes: a store through `ovA`, and after a barrier the output reads through `ovB`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from hypothesis import strategies as st
@@ -738,3 +739,96 @@ def kernels(
         dynamic_sizes, loops, heap, max_funcs, barrier_paths, overlapping_aliases
     )
     return _plans(options).map(_build)
+
+
+# ---- MLIR's forms -------------------------------------------------------------------------
+
+MLIR_FORMS = ("alloc", "alloca", "attribution", "global")
+"""How a shared Func of an MLIR-form kernel is written: `memref.alloc`, `memref.alloca`, a
+workgroup attribution of the kernel, or a workgroup `memref.global` read with
+`memref.get_global` (the last two only for a static Func at the kernel entry)."""
+
+WORKGROUP_SPELLINGS = ("#gpu.address_space<workgroup>", "3 : i32", "3")
+"""How a type spells workgroup memory (`3` is an i64 integer space)."""
+
+
+@dataclass(frozen=True)
+class MlirForms:
+    """The form of each shared Func (by name) and the spelling of each shared type."""
+
+    forms: dict[str, str]
+    spellings: dict[str, str]
+    """`memref<..., 3 : i32>` as the generator writes it -> the spelling it gets."""
+
+
+@st.composite
+def mlir_form_kernels(
+    draw: st.DrawFn, *, heap: bool = False, overlapping_aliases: bool = False, **options: bool
+) -> GeneratedKernel:
+    """Random kernels of `kernels()` written the way MLIR writes them: each shared Func
+    becomes a `memref.alloc`/`alloca` in workgroup memory, a workgroup attribution or a
+    workgroup global (`MLIR_FORMS`), each shared memref type spelled one of
+    `WORKGROUP_SPELLINGS` (consistently, so the kernel verifies). Heap Funcs and the
+    hand-written overlapping aliases have no MLIR form: they are off by default (with
+    them on, the kernel mixes both forms)."""
+    kernel = draw(kernels(heap=heap, overlapping_aliases=overlapping_aliases, **options))
+    forms: dict[str, str] = {}
+    for func in kernel.funcs:
+        if func.space != 3:
+            continue
+        entry_only = func.size_argument is None and not func.allocated_in_loop
+        forms[func.name] = draw(st.sampled_from(MLIR_FORMS if entry_only else MLIR_FORMS[:2]))
+    types = sorted(
+        {
+            _memref_type(3, f.element, f.size, f.size_argument is not None)
+            for f in kernel.funcs
+            if f.space == 3
+        }
+    )
+    spellings = {t: draw(st.sampled_from(WORKGROUP_SPELLINGS)) for t in types}
+    return as_mlir_forms(kernel, MlirForms(forms, spellings))
+
+
+_ALLOC_LINE = re.compile(
+    r'^(?P<indent> *)%(?P<name>f\d+) = "gpu_alloc\.alloc"(?P<operands>\([^)]*\)) '
+    r'<\{name = "(?P=name)"\}> : \([^)]*\) -> (?P<type>memref<[^>]*>)$',
+    re.MULTILINE,
+)
+
+
+def as_mlir_forms(kernel: GeneratedKernel, choice: MlirForms) -> GeneratedKernel:
+    """`kernel` with its shared Funcs in the forms and spellings of `choice`."""
+    attributions: list[str] = []
+    globals_: list[str] = []
+
+    def rewrite(match: re.Match[str]) -> str:
+        name, memref_type = match["name"], match["type"]
+        form = choice.forms.get(name)
+        if form is None:
+            return match[0]
+        if form == "attribution":
+            attributions.append(f"%{name}: {memref_type}")
+            return ""
+        if form == "global":
+            globals_.append(
+                f'    "memref.global"() <{{sym_name = "{name}", type = {memref_type}, '
+                'initial_value, sym_visibility = "private"}> : () -> ()'
+            )
+            return f"{match['indent']}%{name} = memref.get_global @{name} : {memref_type}"
+        return f"{match['indent']}%{name} = memref.{form}{match['operands']} : {memref_type}"
+
+    text = _ALLOC_LINE.sub(rewrite, kernel.text)
+    text = "\n".join(line for line in text.split("\n") if line.strip() or not line)
+    if attributions:
+        entry = re.search(r"\^bb0\((.*)\):", text)
+        assert entry is not None
+        text = text.replace(entry[0], f"^bb0({entry[1]}, {', '.join(attributions)}):", 1)
+        text = text.replace(
+            '{sym_name = "generated_kernel"}',
+            f'{{sym_name = "generated_kernel", workgroup_attributions = {len(attributions)} : i64}}',
+        )
+    if globals_:
+        text = text.replace('    "gpu.func"()', "\n".join([*globals_, '    "gpu.func"()']), 1)
+    for old, spelling in choice.spellings.items():
+        text = text.replace(old, old.replace("3 : i32", spelling))
+    return replace(kernel, text=text)

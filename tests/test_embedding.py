@@ -46,3 +46,18 @@ def test_pass_options_from_python():
     pass_ = FuseGpuAllocsPass(alignment=32, report=True, max_shared_bytes=1024)
     assert pass_.pipeline_pass_spec().name == "fuse-gpu-allocs"
     assert "alignment=32" in str(pass_.pipeline_pass_spec())
+
+
+def test_the_readme_embedding_snippet_runs(examples_dir: Path, monkeypatch, capsys):
+    """README.md's "Embedding in your own compiler" block, on the MLIR-syntax example
+    (three 4 KiB tiles, `result` may reuse `tile`'s bytes: 12288 -> 8192 B, its header)."""
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Embedding in your own compiler") :]
+    (block,) = re.findall(r"```python\n(.*?)```", section.split("\n## ")[0], re.DOTALL)
+    monkeypatch.chdir(examples_dir)
+    namespace: dict[str, object] = {}
+    exec(block.replace("kernel.mlir", "mlir_transpose.mlir"), namespace)  # noqa: S102
+    assert capsys.readouterr().out == "transpose shared 12288 -> 8192\n"
+    assert ".entry transpose" in str(namespace["ptx"])

@@ -132,3 +132,72 @@ def test_shared_memory_above_48_kib_is_dynamic_on_both_backends():
     assert not any(isinstance(op, memref.GlobalOp) for op in module.walk())
     usage = _shared_bytes_agree(module)
     assert usage["llvmlite"]["big"] == 0
+
+
+ATTRIBUTIONS = """
+gpu.module @m {
+  gpu.func @k(%out: memref<64xf32>)
+      workgroup(%w: memref<64xf32, #gpu.address_space<workgroup>>,
+                %v: memref<16xf64, 3> {llvm.align = 32 : i64})
+      private(%p: memref<2xf32, #gpu.address_space<private>>) kernel {
+    %c0 = arith.constant 0 : index
+    %tx = gpu.thread_id x
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %w[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %one, %p[%c0] : memref<2xf32, #gpu.address_space<private>>
+    gpu.barrier
+    %x = memref.load %w[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    %y = memref.load %p[%c0] : memref<2xf32, #gpu.address_space<private>>
+    %z = arith.addf %x, %y : f32
+    %d = arith.extf %z : f32 to f64
+    %c15 = arith.constant 15 : index
+    %slot = arith.andi %tx, %c15 : index
+    memref.store %d, %v[%slot] : memref<16xf64, 3>
+    gpu.barrier
+    %e = memref.load %v[%c15] : memref<16xf64, 3>
+    %f = arith.truncf %e : f64 to f32
+    memref.store %f, %out[%tx] : memref<64xf32>
+    gpu.return
+  }
+}
+"""
+
+
+@pytest.mark.skipif(not (have_ptxas() and have_mlir_opt()), reason="needs ptxas and mlir-opt-22")
+def test_attributions_reach_both_backends_without_import():
+    """`-t ptx` on a gpu.func that still has its attributions (issue 19: was an internal
+    error, zip() in to_llvm._bind_entry_arguments): both backends give each workgroup
+    attribution a .shared array (llvm.align kept) and ptxas counts the same bytes."""
+    module = parse(ATTRIBUTIONS)
+    usage: dict[str, int] = {}
+    for backend in BACKENDS:
+        ptx = emit_ptx(module, backend=backend)
+        assert ".shared .align 4 .b8 __wg_k_0[256];" in ptx, backend
+        assert ".shared .align 32 .b8 __wg_k_1[128];" in ptx, backend
+        usage[backend] = assemble(ptx)["k"].shared_bytes
+    assert usage == {"llvmlite": 384, "mlir": 384}
+
+
+WORKGROUP_MEMREF = """
+gpu.module @m {
+  gpu.func @k(%out: memref<64xf32>) kernel {
+    %tx = gpu.thread_id x
+    %w = OP() : memref<64xf32, #gpu.address_space<workgroup>>
+    %one = arith.constant 1.0 : f32
+    memref.store %one, %w[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("op", ["memref.alloc", "memref.alloca"])
+def test_workgroup_memref_allocations_are_refused_before_ptx(op: str):
+    """Neither backend makes workgroup memory of them (an alloca would be each thread's):
+    one located error pointing at import-gpu-allocs."""
+    module = parse(WORKGROUP_MEMREF.replace("OP", op))
+    for backend in BACKENDS:
+        with pytest.raises(GpuAllocPassError, match=f"memory made by '{op}'") as error:
+            emit_ptx(module, backend=backend)
+        assert error.value.op is not None and error.value.op.name == op
+        assert "run import-gpu-allocs first" in error.value.message

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.sim.loading import parse_module
 from handfused import fuse_shared
 from hypothesis import HealthCheck, Phase, find, given, settings
-from kernelgen import MAYBE_BARRIERS, FuncSpec, GeneratedKernel, kernels
+from kernelgen import MAYBE_BARRIERS, FuncSpec, GeneratedKernel, kernels, mlir_form_kernels
 
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -117,3 +118,45 @@ def test_the_generator_makes_every_construct(feature: str):
     assert text in kernel.text
     if feature == "overlapping aliases":
         assert kernel.overlapping_aliases
+
+
+# ---- MLIR's forms -------------------------------------------------------------------------
+
+MLIR_FORM_FEATURES = {
+    "memref.alloc in workgroup memory": re.compile(r"memref\.alloc\(.*\) : memref<.*, (3|#gpu)"),
+    "memref.alloca in workgroup memory": re.compile(r"memref\.alloca\(.*\) : memref<.*, (3|#gpu)"),
+    "workgroup attribution": re.compile(r"workgroup_attributions = \d+ : i64"),
+    "workgroup global": re.compile(r'"memref.global"\(\) <\{sym_name = "f\d+"'),
+    "an allocation in a loop body": re.compile(r"^ {8,}%f\d+ = memref\.alloca?\(", re.MULTILINE),
+    **{
+        f"spelled {s}": re.compile(re.escape(f"x{{}}, {s}>").replace(r"\{\}", r"[a-z0-9]+"))
+        for s in ("#gpu.address_space<workgroup>", "3 : i32", "3")
+    },
+}
+
+
+@pytest.mark.parametrize("feature", sorted(MLIR_FORM_FEATURES))
+def test_mlir_form_kernels_use_every_form(feature: str):
+    pattern = MLIR_FORM_FEATURES[feature]
+    kernel = find(
+        mlir_form_kernels(),
+        lambda k: pattern.search(k.text) is not None,
+        settings=settings(
+            database=None, max_examples=500, derandomize=True, phases=[Phase.generate]
+        ),
+    )
+    assert pattern.search(kernel.text)
+
+
+@SETTINGS
+@given(mlir_form_kernels())
+def test_mlir_form_kernels_are_mlir_and_have_no_gpu_alloc_op(kernel: GeneratedKernel):
+    """mlir-opt-22 reads them (it is the reference for what MLIR accepts), and nothing of
+    this project's dialect is left in them."""
+    assert "gpu_alloc" not in kernel.text
+    done = subprocess.run(
+        ["mlir-opt-22", "-o", "/dev/null"], input=kernel.text, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    result = run(parse_module(kernel.text), launch_of(kernel))
+    assert result.races == [], result.races[0].describe()

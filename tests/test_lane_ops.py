@@ -9,7 +9,8 @@ import corpus
 import numpy as np
 from fuzz_cli import run_tool
 from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
-from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernels
+from gpu_alloc.transforms.block_level_code import gpu_kernels
+from gpu_alloc.transforms.kernel_ir import ThreadDependence
 from xdsl.dialects import arith, memref
 
 KERNEL = """\
@@ -32,7 +33,7 @@ def test_shuffle_results_are_thread_dependent_even_of_a_uniform_value():
     """Which lanes are in range differs between lanes: control flow on `%valid` must
     count as thread-dependent (no shared allocation or barrier under it)."""
     module = corpus.parse(KERNEL.replace("KIND", "addi"))
-    kernel = next(kernels(module))
+    kernel = gpu_kernels(module)[0]
     depends = ThreadDependence(kernel)
     shuffle = next(op for op in kernel.walk() if isinstance(op, ShuffleOp))
     assert depends(shuffle.valid) and depends(shuffle.shuffle_result)

@@ -7,14 +7,11 @@ import pytest
 from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.dialect.ops import AllocOp
 from gpu_alloc.transforms import FuseGpuAllocsPass
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels
+from gpu_alloc.transforms.barrier_gaps import InsertedBarrier, candidate_gaps
+from gpu_alloc.transforms.block_level_code import block_level_code
+from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module, fusion_units
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
-from gpu_alloc.transforms.reuse_barriers import (
-    InsertedBarrier,
-    candidate_gaps,
-    insert_reuse_barriers,
-)
+from gpu_alloc.transforms.reuse_barriers import _Planner, insert_barriers
 from xdsl.dialects import gpu, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.rewriter import Rewriter
@@ -36,6 +33,10 @@ IREE_TABLE = {
     ("iree/reuse_shared_memory_allocs.mlir", 2): ("shared_reuse_scf_for", 32768, 32768),
     ("iree/reuse_shared_memory_allocs.mlir", 3): ("shared_no_reuse_scf_for", 32768, 32768),
 }
+
+
+def insert_reuse_barriers(module: ModuleOp, options: FuseGpuAllocsPass) -> list[InsertedBarrier]:
+    return insert_barriers(fusion_units(module), options, options.fuse_options())
 
 
 def fused_shared_bytes(text: str, mode: str) -> int:
@@ -181,5 +182,65 @@ def test_no_barrier_under_thread_dependent_control():
         "    scf.for %i = %c0 to %c3 step %c1 {",
     ).replace("    }\n    gpu.return", "    }\n    }\n    gpu.return")
     module = corpus.parse(text)
-    kernel = next(iter(fusable_kernels(module)))
+    kernel = block_level_code(module)[0]
     assert [g for g in candidate_gaps(kernel) if g.block is not kernel.body.blocks[0]] == []
+
+
+# ---- over-limit: what fits with some barriers fits (issue 19 §4) ----------------------------
+
+BRANCHES = """
+gpu.module @m {
+  gpu.func @branches(%out: memref<1024xf32>, %n: index) kernel {
+    %c5 = arith.constant 5 : index
+    %t = gpu.thread_id x
+    %v = arith.constant 1.0 : f32
+    %a = memref.alloc() : memref<1024xf32, #gpu.address_space<workgroup>>
+    %b = memref.alloc() : memref<1024xf32, #gpu.address_space<workgroup>>
+    %c = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+    %cond = arith.cmpi ugt, %n, %c5 : index
+    scf.if %cond {
+      memref.store %v, %a[%t] : memref<1024xf32, #gpu.address_space<workgroup>>
+      %x = memref.load %a[%t] : memref<1024xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%t] : memref<1024xf32>
+    } else {
+      memref.store %v, %b[%t] : memref<1024xf32, #gpu.address_space<workgroup>>
+      %y = memref.load %b[%t] : memref<1024xf32, #gpu.address_space<workgroup>>
+      memref.store %y, %out[%t] : memref<1024xf32>
+    }
+    gpu.barrier
+    memref.store %v, %c[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+    %z = memref.load %c[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %z, %out[%t] : memref<1024xf32>
+    gpu.return
+  }
+}
+"""
+"""`a` (4 KiB) is used in one branch, `b` (4 KiB) in the other, `c` after the barrier.
+By hand: without a new barrier a and b are both in stage 0 (8192 B, c shares with
+them); a barrier at the start of the else branch puts b in stage 1 and lets a and b
+share: 4096 B. A barrier at every position puts both branches back in one stage
+(the then branch's start barrier moves a to stage 1 too): 8192 B again."""
+
+
+def test_over_limit_fits_a_kernel_that_one_barrier_makes_fit():
+    module = corpus.parse(BRANCHES)
+    import_gpu_allocs(module)
+    kernel = block_level_code(module)[0]
+    planner_bytes = _Planner(kernel, FuseGpuAllocsPass().fuse_options(), fusion_units(module))
+    assert planner_bytes.shared_bytes([]) == 8192
+    assert planner_bytes.shared_bytes(candidate_gaps(kernel)) == 8192  # all: no better
+    for limit in (4096, 4352):
+        options = FuseGpuAllocsPass(insert_barriers="over-limit", max_shared_bytes=limit)
+        fused = corpus.parse(BRANCHES)
+        import_gpu_allocs(fused)
+        fusion = fusion_units(fused)
+        inserted = insert_barriers(fusion, options, options.fuse_options())
+        assert [(b.bytes_before, b.bytes_after) for b in inserted] == [(8192, 4096)]
+        (report,) = fuse_module(fused, options, fusion)
+        assert [s.plan.static_bytes for s in report.spaces] == [4096]
+        original = corpus.parse(BRANCHES)
+        import_gpu_allocs(original)
+        for n in (0.0, 9.0):  # either branch
+            launch = Launch(grid=(1,), block=(64,), scalars=(n,))
+            assert run(original, launch).races == []
+            assert_same_behaviour(original, fused, launch, f"over-limit at {limit}")

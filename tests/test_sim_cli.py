@@ -92,11 +92,13 @@ def test_divergent_barrier_exits_4(tmp_path: Path, capsys):
         "      %low = arith.cmpi ult, %t, %c7 : index\n"
         '      scf.if %low {\n        "gpu.barrier"() : () -> ()\n      }\n      %r = arith.subi',
     )
-    code, out, err = run_cli([write(tmp_path, text), "--grid", "1", "--block", "8"], capsys)
+    path = write(tmp_path, text)
+    code, out, err = run_cli([path, "--grid", "1", "--block", "8"], capsys)
     assert (code, out) == (4, "")
-    assert err.strip() == (
-        "gpu-alloc-sim: error: gpu.barrier reached by 7 of 8 threads of block (0, 0, 0) "
-        "(thread (7, 0, 0) does not reach it)"
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if '"gpu.barrier"' in t)
+    assert err.splitlines()[0] == (
+        f"{path}:{line}:9: error: gpu.barrier reached by 7 of 8 threads of block (0, 0, 0) "
+        "(thread (7, 0, 0) does not reach it): a deadlock on a GPU"
     )
 
 

@@ -139,7 +139,9 @@ def test_cli_prints_the_table_and_writes_json(tmp_path: Path, capsys):
     col_total = next(line.split() for line in out if line.startswith("col") and " all " in line)
     assert col_total == ["col", "shared", "all", "64", "2048", "256", "8192", "62"]
     data = json.loads(out_json.read_text())
-    assert set(data) == {"kernel", "grid", "block", "bank_model", "funcs", "total"}
+    assert set(data) == {
+        "kernel", "grid", "block", "bank_model", "stages", "funcs", "total", "padding",
+    }  # fmt: skip
     for func in data["funcs"]:
         assert {"loads", "stores", "bytes_loaded", "bytes_stored", "bank_conflicts"} <= set(func)
     assert data["total"]["bank_conflicts"] == 62

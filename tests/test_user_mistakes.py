@@ -131,9 +131,21 @@ def test_use_before_def_across_cfg_blocks(tmp_path: Path):
 @pytest.mark.parametrize(
     "options, expected",
     [
-        (("-p", "fuse-gpu-allocs{report=maybe}"), "given ('maybe',), expected <class 'bool'>"),
-        (("-p", "fuse-gpu-allocs{nope=1}"), 'Provided arguments ["nope"] not found'),
-        (("-p", "no-such-pass"), "Unrecognized passes: ['no-such-pass']"),
+        (
+            ("-p", "fuse-gpu-allocs{report=maybe}"),
+            "option 'report' of pass 'fuse-gpu-allocs' needs true or false, got 'maybe'",
+        ),
+        (
+            ("-p", "fuse-gpu-allocs{max_shared_byte=1}"),
+            "pass 'fuse-gpu-allocs' has no option 'max-shared-byte' (did you mean "
+            "'max-shared-bytes'?) (its options: alignment, report, chip, max-shared-bytes, "
+            "budget, time-limit, insert-barriers)",
+        ),
+        (("-p", "no-such-pass"), "unknown pass 'no-such-pass'"),
+        (
+            ("-p", "fuse-gpu-alloc"),
+            "unknown pass 'fuse-gpu-alloc' (did you mean 'fuse-gpu-allocs'?)",
+        ),
         (("-p", "fuse-gpu-allocs{"), "Expected argument name here"),
         (("-t", "nope"), "argument -t/--target: invalid choice: 'nope'"),
         (("--no-such-flag",), "unrecognized arguments: --no-such-flag"),
@@ -228,9 +240,11 @@ def test_sim_bad_arguments(tmp_path: Path, args: tuple[str, ...], expected: str)
 
 def test_sim_refuses_shared_memory_above_any_device_before_allocating(tmp_path: Path):
     text = KERNEL.replace("64xi32, 3", "100000000xi32, 3")
-    outcome = run_tool("sim", [str(write(tmp_path, text)), *SIM])
+    path = write(tmp_path, text)
+    outcome = run_tool("sim", [str(path), *SIM])
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "100000000xi32" in t)
     assert_one_located_error(
-        outcome, "gpu-alloc-sim: error: ", "shared allocation 'f' needs 400000000 bytes"
+        outcome, f"{path}:{line}:", "shared allocation 'f' needs 400000000 bytes"
     )
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_alloc.dialect.mlir_gpu import MlirNameParser
 from gpu_alloc.provenance import origin_of
+from gpu_alloc.source_lines import remember
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -50,7 +52,7 @@ class SourceMap:
 
     file_name: str
     line_offset: int = 0
-    op_spans: dict[Operation, Span[Any]] = field(default_factory=dict[Operation, Span[Any]])
+    op_spans: Mapping[Operation, Span[Any]] = field(default_factory=dict[Operation, Span[Any]])
 
     def span_of(self, op: Operation | None) -> Span[Any] | None:
         """The span of `op`, of the op it was derived from (`core.provenance`), or of its
@@ -70,6 +72,7 @@ def parse_with_locations(
 ) -> tuple[ModuleOp, SourceMap]:
     parser = LocatingParser(ctx, source, file_name)
     module = parser.parse_module()
+    remember(parser.op_spans, line_offset)  # for reports made later (profile, picture)
     return module, SourceMap(file_name, line_offset, parser.op_spans)
 
 

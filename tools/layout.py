@@ -3,105 +3,95 @@
     gpu-alloc-layout KERNEL.mlir --svg OUT.svg [--profile-json PROFILE.json]
                      [--alignment N] [--max-shared-bytes N]
 
-Runs `fuse-gpu-allocs` and `flatten-aliases` on the input (both leave fused or
-flattened input as it is) and reads the `gpu_alloc.layout` record of every backing:
-one panel per kernel and memory space (shared, heap), x = barrier stage, y = byte
-offset, one labelled rectangle per Func spanning its stage interval and its bytes,
-with the backing's size and the lower bound (the most bytes live in one stage). With
-a profile from `gpu-alloc-sim --profile-json`, each Func of the profiled kernel is
-shaded by its bank conflicts and the number is printed. Bad input: one line on stderr,
-exit 1, and no file written.
+Runs `import-gpu-allocs`, `fuse-gpu-allocs` and `flatten-aliases` on the input (all
+three leave imported, fused or flattened input as it is, so MLIR's own forms are drawn
+too) and draws what `gpu_alloc.api.fusion_result` reads back for every kernel fuse
+fuses (`gpu.func` kernels, `gpu.launch` bodies, workgroup `func.func`s): one panel per
+kernel and memory space (shared, heap), x = barrier stage, y = byte offset, one
+labelled rectangle per Func spanning its stage interval and its bytes; the heading gives
+unfused -> fused bytes, the saving, the lower bound and whether it is proven optimal, and
+the barrier that begins each stage is drawn with its source line (`tools/layout_svg.py`
+says how). With a profile from `gpu-alloc-sim --profile-json`, each Func of the profiled
+kernel is coloured by its bank conflicts (white: none) and the number is printed. Bad
+input: one line on stderr, exit 1, and no file written.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gpu_alloc.dialect import LAYOUT_ATTR, AllocOp, FuncSlice, MemorySpace, read_layout
+from gpu_alloc.dialect import FuncSlice
 from gpu_alloc.errors import GpuAllocPassError, one_line_usage_errors, run_tool
-from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.loading import load_module, make_context
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
+from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-from gpu_alloc.transforms.kernel_ir import kernel_name, kernels
-from gpu_alloc.transforms.layout_record import closed_stages, stage_count
-from gpu_alloc.transforms.lifetimes import lifetime, stage_map
-from xdsl.dialects import gpu
-from xdsl.dialects.builtin import MemRefType, ModuleOp
-
-SPACE_WORDS = {MemorySpace.SHARED: "shared", MemorySpace.GLOBAL: "heap"}
+from gpu_alloc.transforms.fusion_result import FuncPlacement, read_fusion_result
+from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+from gpu_alloc.transforms.kernel_ir import kernel_name
+from gpu_alloc.transforms.layout_record import barrier_lines, describe_barriers
+from gpu_alloc.transforms.lifetimes import stage_map
+from gpu_alloc.version import add_version_option
+from xdsl.dialects.builtin import ModuleOp
 
 
 class LayoutError(Exception):
     """A problem with the input, already worded for the user."""
 
 
-def _backing_size(alloc: AllocOp, slices: list[FuncSlice]) -> int:
-    memref_type = alloc.memref.type
-    assert isinstance(memref_type, MemRefType)
-    size = static_byte_size(memref_type)
-    return size if size is not None else max((s.end for s in slices), default=0)
-
-
-def _kernel_layouts(kernel: gpu.FuncOp) -> list[SpaceLayout]:
-    stages = stage_map(kernel)
-    layouts: list[SpaceLayout] = []
-    for alloc in kernel.walk():
-        if not isinstance(alloc, AllocOp) or alloc.space not in SPACE_WORDS:
-            continue
-        record = alloc.attributes.get(LAYOUT_ATTR)
-        if record is not None:
-            slices = read_layout(record)
-        else:  # a lone Func that fusion kept as it is
-            memref_type = alloc.memref.type
-            assert isinstance(memref_type, MemRefType)
-            size = static_byte_size(memref_type)
-            if size is None:
-                continue
-            span = lifetime(alloc, alloc.memref, stages)
-            slices = [FuncSlice(alloc.alloc_name.data, 0, size, *closed_stages(span))]
-        layouts.append(
-            SpaceLayout(
-                kernel_name(kernel),
-                SPACE_WORDS[MemorySpace(alloc.space)],
-                alloc.alloc_name.data,
-                _backing_size(alloc, slices),
-                stage_count(stages),
-                slices,
-                {},
-            )
-        )
-    return layouts
-
-
 def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int = 49152):
-    """Fuses and flattens `module` (in place) and returns every kernel's layouts."""
+    """Imports, fuses and flattens `module` (in place) and returns every kernel's layouts: what
+    `gpu_alloc.api.fusion_result` reads back, with the barrier that begins each stage."""
     ctx = make_context()
+    ImportGpuAllocsPass().apply(ctx, module)
     FuseGpuAllocsPass(alignment=alignment, max_shared_bytes=max_shared_bytes).apply(ctx, module)
     FlattenAliasesPass().apply(ctx, module)
-    return [layout for kernel in kernels(module) for layout in _kernel_layouts(kernel)]
+    barriers = {
+        kernel_name(kernel): {
+            stage: describe_barriers(lines)
+            for stage, lines in barrier_lines(stage_map(kernel)).items()
+        }
+        for kernel in block_level_code(module)
+    }
+    return [
+        SpaceLayout(
+            kernel.kernel,
+            space.space,
+            space.backing,
+            space.fused_bytes,
+            kernel.stages,
+            [_slice(f) for f in space.funcs],
+            {},
+            unfused=space.unfused_bytes,
+            proven=space.proven,
+            barriers=barriers.get(kernel.kernel, {}),
+        )
+        for kernel in read_fusion_result(module).kernels
+        for space in kernel.spaces
+    ]
+
+
+def _slice(func: FuncPlacement) -> FuncSlice:
+    assert func.offset is not None and func.bytes is not None  # recorded Funcs are static
+    return FuncSlice(func.name, func.offset, func.bytes, func.first_stage, func.last_stage)
 
 
 def with_profile(layouts: list[SpaceLayout], profile: dict[str, Any]) -> list[SpaceLayout]:
     """The layouts with each profiled Func's bank conflicts attached."""
     by_name = {(f["space"], f["name"]): f.get("bank_conflicts") for f in profile["funcs"]}
     return [
-        SpaceLayout(
-            layout.kernel,
-            layout.space,
-            layout.backing,
-            layout.size,
-            layout.stages,
-            layout.slices,
-            {
+        dataclasses.replace(
+            layout,
+            conflicts={
                 s.name: by_name.get((layout.space, s.name))
                 for s in layout.slices
                 if layout.kernel == profile["kernel"]
@@ -135,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--profile-json", help="a gpu-alloc-sim --profile-json file")
     parser.add_argument("--alignment", type=int, default=16, help="fuse-gpu-allocs alignment")
     parser.add_argument("--max-shared-bytes", type=int, default=49152)
+    add_version_option(parser, "gpu-alloc-layout")
     return one_line_usage_errors(parser)
 
 

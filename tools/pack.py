@@ -1,7 +1,7 @@
 """`gpu-alloc-pack`: pack a MiniMalloc-format CSV with the packer `fuse-gpu-allocs` uses.
 
     gpu-alloc-pack FILE.csv [--budget UNITS] [--time-limit SECONDS] [--capacity BYTES]
-                            [--output OUT.csv] [--quiet]
+                            [--output OUT.csv] [--svg OUT.svg] [--quiet]
 
 The input has a header naming at least `id,lower,upper,size` (optional `alignment` and `offset`
 columns: a non-empty `offset` pins the buffer there; other columns are ignored; either line
@@ -16,10 +16,10 @@ so far; a second one ends the tool). Without `--time-limit` the packer stops on 
 (`--budget`; by default `packing.DEFAULT_BUDGET`, `DEFAULT_FLAT_BUDGET` and
 `DEFAULT_GREEDY_BUDGET`), so the same input gives the same output on any machine under any load;
 `--time-limit` alone lifts the default budgets and lets the packer run for up to that many
-seconds. `--capacity` asks only for
-a packing within that many bytes (or a proof that there is none) instead of the smallest one.
-`--output` writes the input rows with an `offset` column added (the best packing found, whatever
-stopped the search). Progress goes to stderr once a search runs for a second (`--quiet`: none).
+seconds. `--capacity` asks only for a packing within that many bytes (or a proof that there is
+none) instead of the smallest one. `--output` writes the input rows with an `offset` column added
+(the best packing found, whatever stopped the search); `--svg` draws it with
+`gpu-alloc-layout`'s renderer (`tools/layout_svg.py`). Progress goes to stderr once a search runs for a second (`--quiet`: none).
 Bad input is reported as one line on stderr with exit status 1. `solve` is the same run as a
 function (the CSV's rows, their `PackItem`s and the validated `Packing`), for tools that draw it.
 """
@@ -40,6 +40,7 @@ from types import FrameType
 
 from gpu_alloc.errors import one_line_usage_errors, run_tool
 from gpu_alloc.tools.files import read_input, write_output
+from gpu_alloc.tools.layout_svg import packing_layout, render_svg
 from gpu_alloc.tools.progress import ProgressPrinter
 from gpu_alloc.transforms.packing import (
     DEFAULT_BUDGET,
@@ -52,6 +53,7 @@ from gpu_alloc.transforms.packing import (
     pack,
     validate,
 )
+from gpu_alloc.version import add_version_option
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 
@@ -129,6 +131,15 @@ def write_solution(
     write_output(path, stream.getvalue())
 
 
+def write_picture(
+    path: Path, source: Path, rows: list[dict[str, str]], items: list[PackItem], packing: Packing
+) -> None:
+    """`--svg`: the packing drawn by `gpu-alloc-layout`'s renderer."""
+    names = [row.get("id") or str(k) for k, row in enumerate(rows)]
+    layout = packing_layout(source.name, names, items, packing.offsets, packing.optimal)
+    write_output(path, render_svg([layout], title=source.name, what="packing"))
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="gpu-alloc-pack",
@@ -165,8 +176,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--output", type=Path, help="write the input with an offset column here")
     parser.add_argument(
+        "--svg",
+        type=Path,
+        metavar="OUT.svg",
+        help="draw the packing (x = time, y = offset), as gpu-alloc-layout draws a kernel",
+    )
+    parser.add_argument(
         "--quiet", action="store_true", help="no progress lines on stderr during long searches"
     )
+    add_version_option(parser, "gpu-alloc-pack")
     args = one_line_usage_errors(parser).parse_args(argv)
     if args.time_limit is not None and not args.time_limit >= 0:
         parser.error("--time-limit must be a non-negative number of seconds")
@@ -257,6 +275,8 @@ def run(args: argparse.Namespace, meter: Meter | None = None) -> None:
                 solution.packing.offsets,
                 solution.line_ending,
             )
+        if args.svg is not None:
+            write_picture(args.svg, args.file, solution.rows, solution.items, solution.packing)
     except InputError as error:
         print(f"gpu-alloc-pack: error: {error}", file=sys.stderr)
         sys.exit(1)

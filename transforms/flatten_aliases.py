@@ -12,7 +12,8 @@ Guarantees:
   element size) — never the alignment the access had before the shift;
 - every backing that aliases pointed into carries a `gpu_alloc.layout` record naming
   each Func's byte range and barrier-stage interval (`gpu_alloc.dialect.layout`), so
-  profilers still attribute every byte to its Func;
+  profilers still attribute every byte to its Func: the record `fuse-gpu-allocs` wrote
+  is kept, and aliases it does not name get entries;
 - it is idempotent, and a module without aliases is left unchanged;
 - every alias is checked before the first is flattened: on a diagnostic the module
   is unchanged.
@@ -23,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.dialect.memory import view_ops
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.alignment import known_alignment, lowest_set_bit
@@ -30,7 +32,7 @@ from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.layout_record import record_alias_layouts
 from gpu_alloc.transforms.memory_effects import takes_alignment
 from xdsl.context import Context
-from xdsl.dialects import memref, vector
+from xdsl.dialects import vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, VectorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -87,10 +89,8 @@ class FlattenAlias(RewritePattern):
         memref_type = alias.memref.type
         if not isinstance(pointer_op, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
             return
-        view = memref.ViewOp(
-            pointer_op.backing, pointer_op.offset, list(alias.dynamic_sizes), memref_type
-        )
-        view.result.name_hint = alias.memref.name_hint
+        new_ops = view_ops(pointer_op.backing, pointer_op.offset, alias.dynamic_sizes, memref_type)
+        new_ops[-1].results[0].name_hint = alias.memref.name_hint
         shift_alignment = min(
             known_alignment(pointer_op.offset), _backing_alignment(pointer_op.backing)
         )
@@ -102,7 +102,7 @@ class FlattenAlias(RewritePattern):
                 alignment = min(shift_alignment, _own_alignment(user, memref_type))
                 user.attributes["alignment"] = IntegerAttr(lowest_set_bit(alignment), 64)
                 rewriter.notify_op_modified(user)
-        rewriter.replace(alias, view)
+        rewriter.replace(alias, new_ops)
         if not pointer_op.pointer.uses:
             rewriter.erase(pointer_op)
 

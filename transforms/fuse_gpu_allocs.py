@@ -1,18 +1,23 @@
 """`fuse-gpu-allocs`: one backing buffer per memory space per kernel, one alias per Func.
 
-Guarantees, for every kernel (`gpu.func` with `kernel`/`gpu.kernel`):
+Guarantees, for every unit of block-level code (`block_level_code`: a `gpu.func`
+kernel, a `gpu.launch` body, a workgroup `func.func`):
 
 - Every block-level shared (space 3) and heap (space 1) `gpu_alloc.alloc` is hoisted
-  to the kernel entry together with the ops computing its dynamic sizes. A size that
-  depends on a thread id, a loop variable or memory is diagnosed.
+  to the entry together with the ops computing its dynamic sizes. A size that depends
+  on a thread id, a loop variable or memory is diagnosed. One made in a loop body is
+  hoisted only where that adds no race (`loop_allocs`); otherwise a barrier closes the
+  loop's back edge (`insert-barriers=over-limit` or `always`, reported) or the pass
+  refuses it (`never`, or code not every thread enters).
 - Two allocations share bytes only if a barrier separates every use of one from every
   use of the other (see `lifetimes`); every offset is a multiple of max(element size,
   the alloc's `alignment`, the `alignment` option); offsets and the backing's size are
   computed in bytes from the same quantities, so every Func ends inside the backing.
 - Per space with more than one allocation: one `i8` backing `gpu_alloc.alloc` with
   the `backing` property, named `shared_alloc` / `global_alloc` (made unique in the
-  module), aligned to its most aligned Func, and one `offset_pointer` + `alias` per
-  Func, carrying the Func's name. Loads and stores keep using the per-Func values.
+  module), aligned to its most aligned Func, recording each static Func's bytes and
+  stage interval (`gpu_alloc.layout`), and one `offset_pointer` + `alias` per Func,
+  carrying the Func's name. Loads and stores keep using the per-Func values.
   Static allocations come first (constant offsets), dynamic ones after them (offsets
   computed with `arith`). A heap backing is per-block storage like every space-1
   allocation: `lower-gpu-allocs` gives each block its slice. A space with a single
@@ -22,12 +27,14 @@ Guarantees, for every kernel (`gpu.func` with `kernel`/`gpu.kernel`):
   `<name>_reg`. Private allocations are hoisted to the kernel entry, never packed; a
   size that grows with an enclosing loop's variable is taken at its last trip.
 - With `report=true`, a per-kernel table goes to stderr. A static shared backing over
-  `max-shared-bytes` fails the pass with a diagnostic naming the kernel and its
-  largest Funcs.
-- All kernels are analysed and planned (`fusion_analysis`) before any IR changes: on
+  `max-shared-bytes`, with the shared memory of the functions the code calls, or more
+  static `.shared` arrays than ptxas takes, fails the pass with a diagnostic naming the
+  kernel, its callees and its largest Funcs.
+- All units are analysed and planned (`fusion_analysis`) before any IR changes: on
   any diagnostic the module is exactly as it was.
 
-Running the pass twice changes nothing the second time (backings are not Funcs).
+Running the pass twice changes nothing the second time (backings are not Funcs, and
+code with nothing left to fuse keeps its allocations where they are).
 """
 
 from __future__ import annotations
@@ -36,38 +43,55 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AliasOp, AllocOp, OffsetPointerOp
+from gpu_alloc.dialect import (
+    LAYOUT_ATTR,
+    LOWER_BOUND_ATTR,
+    PROVEN_OPTIMAL_ATTR,
+    AliasOp,
+    AllocOp,
+    FuncSlice,
+    OffsetPointerOp,
+    layout_attr,
+)
+from gpu_alloc.dialect.memory import spelling_for
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.targets import TargetOptionError, shared_bytes_per_block
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.provenance import derive
+from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.block_sizes import size_slices
+from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.fusion_analysis import (
     Func,
     FuseOptions,
     KernelPlan,
     SpaceLayout,
+    check_shared_limit,
+    name_plan,
     plan_kernel,
 )
 from gpu_alloc.transforms.fusion_report import KernelReport, format_report
-from gpu_alloc.transforms.gpu_buffers import fusable_kernels, print_fuse_remarks
+from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
-from gpu_alloc.transforms.reuse_barriers import insert_reuse_barriers
+from gpu_alloc.transforms.reuse_barriers import FusionUnits, insert_barriers
 from gpu_alloc.transforms.trip_bounds import value_at_last_trip
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     i8,
+    i64,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -114,8 +138,36 @@ class FuseGpuAllocsPass(ModulePass):
         except TargetOptionError as error:
             raise GpuAllocPassError(f"fuse-gpu-allocs: option chip: {error}") from None
 
+    def fuse_options(self) -> FuseOptions:
+        return FuseOptions(self.alignment, self.shared_limit(), self.time_limit, self.budget)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reports = self.run(op)
+        if self.report:
+            print(format_report(reports), file=sys.stderr)
+
+    def run(self, op: ModuleOp) -> list[KernelReport]:
+        """What `apply` does; returns what `report=true` prints, per kernel
+        (`gpu_alloc.api.fuse` makes it a `FusionResult`)."""
+        self.check_options()
+        print_fuse_remarks(op)  # what the pass leaves alone, never silently
+        fusion = fusion_units(op)
+        inserted = insert_barriers(fusion, self, self.fuse_options())
+        try:
+            return fuse_module(op, self, fusion)
+        except GpuAllocPassError:
+            for barrier in inserted:  # a failed pass leaves the module as it was
+                Rewriter.erase_op(barrier.op)
+            raise
+
+    def check_options(self) -> None:
+        """Raises for an option value the pass cannot use."""
         self.shared_limit()
+        if self.max_shared_bytes is not None and self.max_shared_bytes < 0:
+            raise GpuAllocPassError(
+                f"fuse-gpu-allocs: option max-shared-bytes must be a non-negative number of "
+                f"bytes, got {self.max_shared_bytes}"
+            )
         if self.alignment <= 0 or self.alignment & (self.alignment - 1):
             raise GpuAllocPassError(
                 f"fuse-gpu-allocs: option alignment must be a positive power of two, "
@@ -131,22 +183,21 @@ class FuseGpuAllocsPass(ModulePass):
                 f"fuse-gpu-allocs: option time-limit must be a non-negative number of seconds, "
                 f"got {self.time_limit}"
             )
-        print_fuse_remarks(op)  # what the pass leaves alone, never silently
-        inserted = insert_reuse_barriers(op, self)
-        try:
-            reports = fuse_module(op, self)
-        except GpuAllocPassError:
-            for barrier in inserted:  # a failed pass leaves the module as it was
-                Rewriter.erase_op(barrier.op)
-            raise
-        if self.report:
-            print(format_report(reports), file=sys.stderr)
 
 
-def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelReport]:
+def fusion_units(module: ModuleOp) -> FusionUnits:
+    """The block-level code of `module` and its call graph, before anything is planned."""
+    return FusionUnits(module, block_level_code(module), CallGraph(module), {})
+
+
+def fuse_module(
+    module: ModuleOp, options: FuseGpuAllocsPass, fusion: FusionUnits | None = None
+) -> list[KernelReport]:
     """Fuse every kernel of `module`; returns what `report=true` prints, per kernel.
 
-    Plans every kernel first (all diagnostics), then rewrites them."""
+    Plans every kernel and checks every limit (a kernel's shared memory includes that
+    of the functions it calls) first, then rewrites them."""
+    fusion = fusion or fusion_units(module)
     used_names = {
         o.alloc_name.data if isinstance(o, AllocOp) else o.alias_name.data
         for o in walk_ops(module)
@@ -161,41 +212,51 @@ def fuse_module(module: ModuleOp, options: FuseGpuAllocsPass) -> list[KernelRepo
         used_names.add(name)
         return name
 
-    fuse_options = FuseOptions(
-        options.alignment, options.shared_limit(), options.time_limit, options.budget
-    )
-    plans = [
-        plan_kernel(kernel, fuse_options, unique_name) for kernel in list(fusable_kernels(module))
-    ]
-    for plan in plans:
+    fuse_options = options.fuse_options()
+    plans: dict[Operation, KernelPlan] = {}
+    for unit in fusion.units:
+        plan = fusion.base_plans.get(unit)
+        if plan is None:
+            depends = fusion.graph.thread_dependence(unit)
+            plan = plan_kernel(unit, fuse_options, depends)
+        plans[unit] = plan
+    for unit, plan in plans.items():
+        callees = [plans[c] for c in fusion.graph.callees(unit) if c in plans]
+        check_shared_limit(plan, fuse_options.max_shared_bytes, callees)
+    named = [name_plan(plan, unique_name) for plan in plans.values()]
+    for plan in named:
         _rewrite_kernel(plan)
-    return [plan.report for plan in plans]
+    return [plan.report for plan in named]
 
 
 def _rewrite_kernel(plan: KernelPlan) -> None:
-    """Carries out a plan; raises nothing a user can cause."""
+    """Carries out a plan; raises nothing a user can cause. Code with nothing to fuse
+    whose allocations are all in its entry block already is left as it is (so a second
+    run changes nothing)."""
     entry = plan.kernel.body.blocks[0]
     for private in plan.private:
+        if private.new_name is not None:
+            private.alloc.properties["name"] = StringAttr(private.new_name)
         for loop in private.last_trip_loops:
             for index, size in enumerate(private.alloc.dynamic_sizes):
                 private.alloc.operands[index] = value_at_last_trip(size, loop)
-    slice_ops = size_slices(plan.allocs, entry)
+    fused = [layout for layout in plan.spaces if layout.backing]
     kept = [layout.funcs[0].ops[0] for layout in plan.spaces if layout.backing is None]
-    for op in [*slice_ops, *kept, *(p.alloc for p in plan.private)]:
+    hoisted = [*kept, *(p.alloc for p in plan.private)]
+    if not fused and all(op.parent_block() is entry for op in hoisted):
+        return
+    slice_ops = size_slices(plan.allocs, entry)
+    for op in [*slice_ops, *hoisted]:
         op.detach()
     Rewriter.insert_op(slice_ops, InsertPoint.at_start(entry))
     # New ops go after the sizes, before the first op that stays: the Funcs' own allocs
     # (an imported attribution sits at the very start) are erased on the way.
-    replaced = {
-        op for layout in plan.spaces if layout.backing for f in layout.funcs for op in f.ops
-    }
+    replaced = {op for layout in fused for f in layout.funcs for op in f.ops}
     anchor = next(op for op in list(entry.ops)[len(slice_ops) :] if op not in replaced)
     builder = Builder(InsertPoint.before(anchor))
     for layout in plan.spaces:
         _emit_space(builder, layout)
     for private in plan.private:
-        if private.new_name is not None:
-            private.alloc.properties["name"] = StringAttr(private.new_name)
         builder.insert(private.alloc)
 
 
@@ -206,16 +267,23 @@ def _emit_space(builder: Builder, layout: SpaceLayout) -> None:
         return
     offsets, total = _layout_values(builder, funcs, layout)
     static_total = DYNAMIC_INDEX if plan.dynamic_order else plan.static_bytes
-    backing_type = MemRefType(i8, [static_total], memory_space=IntegerAttr(int(layout.space), 32))
-    backing = builder.insert(
-        AllocOp(
-            layout.backing,
-            backing_type,
-            [total] if total is not None else [],
-            alignment=max(f.alignment for f in funcs),
-            backing=True,
-        )
-    ).memref
+    spelling = spelling_for(layout.space, (op.memref.type for f in funcs for op in f.ops))
+    backing_type = MemRefType(i8, [static_total], memory_space=spelling)
+    backing_op = AllocOp(
+        layout.backing,
+        backing_type,
+        [total] if total is not None else [],
+        alignment=max(f.alignment for f in funcs),
+        backing=True,
+    )
+    derive(backing_op, funcs[0].ops[0])  # a diagnostic on the backing points at a Func
+    if record := _fused_layout(layout):
+        backing_op.attributes[LAYOUT_ATTR] = record
+    if plan.optimal and plan.static_bytes > plan.max_load:  # `fusion_result` reads both
+        backing_op.attributes[PROVEN_OPTIMAL_ATTR] = UnitAttr()
+    elif plan.lower_bound > plan.max_load:
+        backing_op.attributes[LOWER_BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
+    backing = builder.insert(backing_op).memref
     backing.name_hint = layout.backing
     for func, offset in zip(funcs, offsets, strict=True):
         aliases: dict[MemRefType, SSAValue] = {}
@@ -233,6 +301,18 @@ def _emit_space(builder: Builder, layout: SpaceLayout) -> None:
                 aliases[memref_type] = alias
             alloc.memref.replace_all_uses_with(aliases[memref_type])
             Rewriter.erase_op(alloc)
+
+
+def _fused_layout(layout: SpaceLayout) -> ArrayAttr | None:
+    """The `gpu_alloc.layout` record of a new backing: each static Func's bytes and the
+    stages fusion gave it (its lifetime), so that later passes (`remove-dead-allocs`)
+    know which Funcs share bytes only because their stages are disjoint."""
+    slices = [
+        FuncSlice(func.name, offset, func.static_bytes, func.lifetime.start, func.lifetime.end - 1)
+        for func, offset in zip(layout.funcs, layout.plan.static_offsets, strict=True)
+        if offset is not None and func.static_bytes is not None
+    ]
+    return layout_attr(slices) if slices else None
 
 
 def _const(builder: Builder, value: int) -> SSAValue:

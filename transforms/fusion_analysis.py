@@ -1,25 +1,29 @@
 """The analysis and plan half of `fuse-gpu-allocs`: every diagnostic, no IR change.
 
-`plan_kernel` reads one kernel and decides everything the rewrite will do: which
-allocations are Funcs (and which same-name copies share a slot), the layout of each
-memory space, the names of new backings and renamed private allocations, the loops
-private sizes are evaluated at the last trip of. Every user error is raised here, so
-the rewrite (`fuse_gpu_allocs`) runs only on kernels that will fuse completely and a
-failed pass leaves the module as it was.
+`plan_kernel` reads one kernel (any block-level code) and decides everything the
+rewrite will do: which allocations are Funcs (and which same-name copies share a slot),
+the layout of each memory space, the loops private sizes are evaluated at the last trip
+of. `check_shared_limit` checks a plan, with the plans of the functions its kernel calls,
+against `max-shared-bytes`; `name_plan` then picks the names of new backings and renamed
+private allocations. Every user error is raised by these, so the rewrite
+(`fuse_gpu_allocs`) runs only on kernels that will fuse completely and a failed pass
+leaves the module as it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gpu_alloc.dialect import AllocOp, MemorySpace, is_backing
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.targets import STATIC_SHARED_LIMIT
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
+from gpu_alloc.transforms.block_level_code import owned_by
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport
-from gpu_alloc.transforms.gpu_buffers import Kernel, owned_by
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     enclosing_ops,
@@ -29,9 +33,11 @@ from gpu_alloc.transforms.kernel_ir import (
     walk_ops,
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
+from gpu_alloc.transforms.loop_allocs import CarriedAllocation, open_loop
 from gpu_alloc.transforms.trip_bounds import is_non_decreasing
-from xdsl.dialects import scf
+from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation
 
 BACKING_NAMES = {MemorySpace.SHARED: "shared_alloc", MemorySpace.GLOBAL: "global_alloc"}
 SPACE_WORDS = {1: "heap", 3: "shared", 5: "private"}
@@ -63,6 +69,7 @@ class SpaceLayout:
     funcs: list[Func]
     plan: SpacePlan
     backing: str | None
+    """The backing's name ("" until `name_plan` picks it); None for a lone Func kept."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,10 @@ class KernelPlan:
     spaces: list[SpaceLayout]
     report: KernelReport
 
+    def shared_bytes(self) -> int:
+        """The static bytes of shared memory the kernel's own Funcs take once fused."""
+        return sum(s.plan.static_bytes for s in self.spaces if s.space == MemorySpace.SHARED)
+
 
 @dataclass(frozen=True)
 class FuseOptions:
@@ -92,29 +103,34 @@ class FuseOptions:
     budget: int | None = None
 
 
-def plan_kernel(
-    kernel: Kernel, options: FuseOptions, unique_name: Callable[[str], str]
-) -> KernelPlan:
-    """Everything `fuse-gpu-allocs` will do to `kernel`; raises on any user error."""
-    entry = kernel.body.blocks[0]
-    allocs = [
+def kernel_allocs(kernel: Kernel) -> list[AllocOp]:
+    """Every non-backing allocation that `kernel` owns, in program order."""
+    return [
         o
         for o in walk_ops(kernel)
         if isinstance(o, AllocOp) and not is_backing(o) and owned_by(o, kernel)
     ]
+
+
+def plan_kernel(
+    kernel: Kernel,
+    options: FuseOptions,
+    depends_on_thread: ThreadDependence | None = None,
+) -> KernelPlan:
+    """Everything `fuse-gpu-allocs` will do to `kernel`; raises on any user error.
+    `depends_on_thread`: the kernel's thread dependence (`CallGraph.thread_dependence`)."""
+    entry = kernel.body.blocks[0]
+    allocs = kernel_allocs(kernel)
     block_level = [a for a in allocs if a.space != MemorySpace.PRIVATE]
-    depends_on_thread = ThreadDependence(kernel)
+    depends_on_thread = depends_on_thread or ThreadDependence(kernel)
     for alloc in block_level:
         _check_block_level(kernel, alloc, depends_on_thread)
         size_slice(alloc, entry)
-    stages = stage_map(kernel)
+    stages = stage_map(kernel, depends_on_thread)
+    for alloc in block_level:
+        check_hoistable(kernel, alloc, stages)
     funcs = _merge_same_names(block_level, stages, options.alignment)
-    block_names = {a.alloc_name.data for a in block_level}
-    private = [
-        _plan_private(kernel, alloc, block_names, unique_name)
-        for alloc in allocs
-        if alloc.space == MemorySpace.PRIVATE
-    ]
+    private = [_plan_private(kernel, a) for a in allocs if a.space == MemorySpace.PRIVATE]
     report = KernelReport(
         kernel=kernel_name(kernel),
         stages=stages.last_stage + 1,
@@ -124,8 +140,33 @@ def plan_kernel(
     for space in (MemorySpace.SHARED, MemorySpace.GLOBAL):
         space_funcs = [f for f in funcs if f.space == space]
         if space_funcs:
-            spaces.append(_plan_space(kernel, space, space_funcs, options, unique_name, report))
+            spaces.append(_plan_space(space, space_funcs, options))
     return KernelPlan(kernel, allocs, private, spaces, report)
+
+
+def name_plan(plan: KernelPlan, unique_name: Callable[[str], str]) -> KernelPlan:
+    """`plan` with names for its new backings (`shared_alloc`, `global_alloc`) and for
+    private allocations whose name a block-level Func has (`<name>_reg`), made unique by
+    `unique_name`, and with its report filled in."""
+    spaces = [
+        s if s.backing is None else replace(s, backing=unique_name(BACKING_NAMES[s.space]))
+        for s in plan.spaces
+    ]
+    block_names = {a.alloc_name.data for a in plan.allocs if a.space != MemorySpace.PRIVATE}
+    private = [
+        replace(p, new_name=unique_name(f"{p.alloc.alloc_name.data}_reg"))
+        if p.alloc.alloc_name.data in block_names
+        else p
+        for p in plan.private
+    ]
+    report = replace(plan.report, spaces=[])
+    for layout in spaces:
+        rows = [
+            FuncRow(f.name, layout.space, f.static_bytes, layout.plan.static_offsets[k], f.lifetime)
+            for k, f in enumerate(layout.funcs)
+        ]
+        report.add_space(layout.space, layout.backing or layout.funcs[0].name, layout.plan, rows)
+    return KernelPlan(plan.kernel, plan.allocs, private, spaces, report)
 
 
 def _check_block_level(kernel: Kernel, alloc: AllocOp, depends_on_thread: ThreadDependence) -> None:
@@ -137,6 +178,27 @@ def _check_block_level(kernel: Kernel, alloc: AllocOp, depends_on_thread: Thread
                 "allocations must be made by every thread of the block",
                 alloc,
             )
+
+
+def check_hoistable(kernel: Kernel, alloc: AllocOp, stages: StageMap) -> None:
+    """Raises unless hoisting `alloc` to the entry adds no race (`loop_allocs`)."""
+    what = f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}'"
+    try:
+        found = open_loop(alloc, kernel, stages)
+    except CarriedAllocation as carried:
+        raise GpuAllocPassError(
+            f"{what} is carried out of the loop iteration that makes it ('{carried.op.name}'); "
+            "fusion would give every iteration the same storage",
+            alloc,
+        ) from None
+    if found is not None:
+        raise GpuAllocPassError(
+            f"{what} is made in an '{found.loop.name}' body with no gpu.barrier closing the "
+            f"loop's back edge: hoisted to the entry of '{kernel_name(kernel)}', one iteration's "
+            "accesses would race with the next's; put a gpu.barrier at the end of the loop "
+            "body (insert-barriers=over-limit or always inserts it)",
+            alloc,
+        )
 
 
 def _merge_same_names(allocs: Sequence[AllocOp], stages: StageMap, alignment: int) -> list[Func]:
@@ -186,12 +248,7 @@ def _merge_same_names(allocs: Sequence[AllocOp], stages: StageMap, alignment: in
     return funcs
 
 
-def _plan_private(
-    kernel: Kernel,
-    alloc: AllocOp,
-    block_names: set[str],
-    unique_name: Callable[[str], str],
-) -> PrivateAlloc:
+def _plan_private(kernel: Kernel, alloc: AllocOp) -> PrivateAlloc:
     """A private allocation is hoisted to the kernel entry, each size taken at the
     last trip of every enclosing loop; the size must grow with each loop's variable."""
     loops = tuple(p for p in enclosing_ops(alloc, stop=kernel) if isinstance(p, scf.ForOp))
@@ -204,45 +261,60 @@ def _plan_private(
                 alloc,
             )
     size_slice(alloc, kernel.body.blocks[0], loops)
-    name = alloc.alloc_name.data
-    new_name = unique_name(f"{name}_reg") if name in block_names else None
-    return PrivateAlloc(alloc, new_name, loops)
+    return PrivateAlloc(alloc, None, loops)
 
 
-def _plan_space(
-    kernel: Kernel,
-    space: MemorySpace,
-    funcs: list[Func],
-    options: FuseOptions,
-    unique_name: Callable[[str], str],
-    report: KernelReport,
-) -> SpaceLayout:
+def _plan_space(space: MemorySpace, funcs: list[Func], options: FuseOptions) -> SpaceLayout:
     plan = plan_space(
         [Slot(f.lifetime, f.static_bytes, f.alignment) for f in funcs],
         time_limit=options.time_limit,
         budget=options.budget,
     )
-    if space == MemorySpace.SHARED:
-        _check_shared_limit(kernel, funcs, plan, options.max_shared_bytes)
     keep_as_is = len(funcs) == 1 and len(funcs[0].ops) == 1
-    backing = None if keep_as_is else unique_name(BACKING_NAMES[space])
-    rows = [
-        FuncRow(f.name, space, f.static_bytes, plan.static_offsets[k], f.lifetime)
-        for k, f in enumerate(funcs)
-    ]
-    report.add_space(space, backing or funcs[0].name, plan, rows)
-    return SpaceLayout(space, funcs, plan, backing)
+    return SpaceLayout(space, funcs, plan, None if keep_as_is else "")
 
 
-def _check_shared_limit(kernel: Kernel, funcs: Sequence[Func], plan: SpacePlan, limit: int) -> None:
-    if plan.static_bytes <= limit:
+def check_shared_limit(plan: KernelPlan, limit: int, callees: Sequence[KernelPlan] = ()) -> None:
+    """Raises where the kernel's shared memory would not fit, before ptxas or the launch
+    says so: its own static bytes with those of the functions it calls (`callees`:
+    their plans) over `limit`; or its `.shared` arrays over ptxas's
+    `STATIC_SHARED_LIMIT` (each callee's bytes are a static array of their own, and so
+    are the kernel's unless its backing is dynamic or above that limit, when it goes to
+    dynamic shared memory); a device function in a `gpu.module` is a static array too."""
+    own = plan.shared_bytes()
+    total = own + sum(c.shared_bytes() for c in callees)
+    device = isinstance(plan.kernel, func.FuncOp) and _in_gpu_module(plan.kernel)
+    dynamic = any(s.plan.dynamic_order for s in plan.spaces if s.space == MemorySpace.SHARED)
+    static = sum(c.shared_bytes() for c in callees)
+    if device or (not dynamic and own <= STATIC_SHARED_LIMIT):
+        static += own
+    what = f"kernel '{kernel_name(plan.kernel)}' needs {total} bytes of shared memory"
+    if callees and total > own:
+        called = ", ".join(
+            f"'{kernel_name(c.kernel)}' {c.shared_bytes()} B" for c in callees if c.shared_bytes()
+        )
+        what += f" with the functions it calls ({own} B its own; {called})"
+    if total > limit:
+        reason = f"over the limit of {limit} (max-shared-bytes)"
+    elif static > STATIC_SHARED_LIMIT and (device or static > own):
+        reason = (
+            f"{static} B of it in static .shared arrays (a device function's shared memory "
+            f"is one), over ptxas's limit of {STATIC_SHARED_LIMIT} B per kernel"
+        )
+    else:
         return
+    funcs = [f for s in plan.spaces if s.space == MemorySpace.SHARED for f in s.funcs]
     largest = sorted(
         (f for f in funcs if f.static_bytes is not None), key=lambda f: -(f.static_bytes or 0)
-    )[:3]
-    names = ", ".join(f"'{f.name}' ({f.static_bytes} B)" for f in largest)
-    raise GpuAllocPassError(
-        f"kernel '{kernel_name(kernel)}' needs {plan.static_bytes} bytes of shared "
-        f"memory, over the limit of {limit} (max-shared-bytes); largest: {names}",
-        kernel,
     )
+    names = ", ".join(f"'{f.name}' ({f.static_bytes} B)" for f in largest[:3])
+    raise GpuAllocPassError(
+        f"{what}, {reason}" + (f"; largest: {names}" if names else ""), plan.kernel
+    )
+
+
+def _in_gpu_module(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, gpu.ModuleOp):
+        parent = parent.parent_op()
+    return parent is not None

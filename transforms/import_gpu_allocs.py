@@ -3,9 +3,9 @@
 Guarantees, for every block-level region (`gpu.func`, kernel or not; `gpu.launch` body;
 `func.func` that allocates workgroup memory, see `gpu_buffers`):
 
-- Workgroup and private memory types are spelled `3 : i32` / `5 : i32` everywhere in the
-  module (`#gpu.address_space<workgroup>` and `memref<..., 3>` mean the same);
-  `gpu.dynamic_shared_memory` keeps MLIR's spelling behind a `memref.memory_space_cast`.
+- Every type keeps the spelling the user wrote (`#gpu.address_space<workgroup>` and
+  `memref<..., 3>` mean the same, `gpu_alloc.dialect.memory`): an imported allocation
+  has the type of the buffer it replaces, and nothing else is retyped.
 - Each workgroup/private `memref.alloc`/`alloca` becomes a `gpu_alloc.alloc` at the same
   place with the same dynamic sizes and alignment; its direct `memref.dealloc`s become
   `gpu_alloc.dealloc`. Each workgroup/private attribution of a `gpu.func` or a
@@ -25,19 +25,23 @@ Running the pass twice changes nothing the second time.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import AllocOp, DeallocOp
+from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect.memory import (
+    ATTRIBUTION_ATTRS,
+    attribution_alignment,
+    attribution_start,
+    is_workgroup_type,
+)
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.provenance import derive
+from gpu_alloc.remarks import Remark, emit_remark
 from gpu_alloc.transforms.gpu_buffers import (
-    attribution_start,
     block_level_regions,
     buffer_space,
     escape_of,
-    normalize_spaces,
     region_name,
 )
 from gpu_alloc.transforms.kernel_ir import walk_ops
@@ -56,8 +60,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-REMARK = "import-gpu-allocs: remark: "
-
 
 @dataclass(frozen=True)
 class ImportGpuAllocsPass(ModulePass):
@@ -68,14 +70,14 @@ class ImportGpuAllocsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for remark in import_gpu_allocs(op):
-            print(REMARK + remark, file=sys.stderr)
+            emit_remark(self.name, remark.message, remark.op)
 
 
-def import_gpu_allocs(module: ModuleOp) -> list[str]:
-    """Imports every buffer of `module` it can own; returns a remark per one it cannot."""
-    normalize_spaces(module)
+def import_gpu_allocs(module: ModuleOp) -> list[Remark]:
+    """Imports every buffer of `module` it can own; returns a remark per one it cannot
+    (at the buffer's op: the alloc, the global, the function of an attribution)."""
     regions = dict(block_level_regions(module))
-    remarks: list[str] = []
+    remarks: list[Remark] = []
     importers = {
         owner: _RegionImporter(owner, region, remarks) for owner, region in regions.items()
     }
@@ -86,11 +88,11 @@ def import_gpu_allocs(module: ModuleOp) -> list[str]:
         if isinstance(op, memref.AllocOp | memref.AllocaOp) and buffer_space(op.memref.type):
             owner = _block_level_owner(op, importers)
             if owner is None:
-                remarks.append(f"{_describe(op)} is not in block-level code; it stays")
+                remarks.append(Remark(f"{_describe(op)} is not in block-level code; it stays", op))
             else:
                 importers[owner].import_allocation(op)
     for op in list(walk_ops(module)):
-        if isinstance(op, memref.GlobalOp) and buffer_space(op.type) == 3:
+        if isinstance(op, memref.GlobalOp) and is_workgroup_type(op.type):
             _import_global(op, module, importers, remarks)
     return remarks
 
@@ -114,17 +116,17 @@ def _describe(op: Operation) -> str:
 class _RegionImporter:
     """Imports the buffers of one block-level region, naming them uniquely in it."""
 
-    def __init__(self, owner: Operation, region: Region, remarks: list[str]):
+    def __init__(self, owner: Operation, region: Region, remarks: list[Remark]):
         self.owner = owner
         self.entry: Block | None = region.blocks[0] if region.blocks else None
         self.remarks = remarks
         self.where = region_name(owner)
         self.names = {o.alloc_name.data for o in walk_ops(owner) if isinstance(o, AllocOp)}
-        self.counters = {3: 0, 5: 0}
+        self.counters = {MemorySpace.SHARED: 0, MemorySpace.PRIVATE: 0}
 
-    def fresh_name(self, hint: str | None, space: int) -> str:
+    def fresh_name(self, hint: str | None, space: MemorySpace) -> str:
         if not hint or hint[0].isdigit():
-            prefix = "smem" if space == 3 else "pmem"
+            prefix = "smem" if space is MemorySpace.SHARED else "pmem"
             while f"{prefix}{self.counters[space]}" in self.names:
                 self.counters[space] += 1
             hint = f"{prefix}{self.counters[space]}"
@@ -135,18 +137,18 @@ class _RegionImporter:
         self.names.add(name)
         return name
 
-    def remark(self, what: str, why: str) -> None:
-        self.remarks.append(f"in '{self.where}': {what} stays as it is: {why}")
+    def remark(self, what: str, why: str, op: Operation) -> None:
+        self.remarks.append(Remark(f"in '{self.where}': {what} stays as it is: {why}", op))
 
     def import_allocation(self, op: memref.AllocOp | memref.AllocaOp) -> None:
         memref_type = op.memref.type
         assert isinstance(memref_type, MemRefType)
         if not isinstance(memref_type.layout, NoneAttr):
-            return self.remark(_describe(op), "it has a layout map")
+            return self.remark(_describe(op), "it has a layout map", op)
         if op.symbol_operands:
-            return self.remark(_describe(op), "it has symbol operands")
+            return self.remark(_describe(op), "it has symbol operands", op)
         if (escape := escape_of(op.memref)) is not None:
-            return self.remark(_describe(op), f"its storage is {escape.describe()}")
+            return self.remark(_describe(op), f"its storage is {escape.describe()}", op)
         space = buffer_space(memref_type)
         assert space is not None
         alignment = op.alignment.value.data if op.alignment is not None else None
@@ -172,13 +174,14 @@ class _RegionImporter:
             kind = "workgroup" if index < n_workgroup else "private"
             what = f"{kind} attribution %{arg.name_hint or arg.index}"
             if space is None:
-                self.remark(what, "it is not a workgroup or private memref")
+                self.remark(what, "it is not a workgroup or private memref", func_op)
                 continue
             if (escape := escape_of(arg)) is not None:
-                self.remark(what, f"its storage is {escape.describe()}")
+                self.remark(what, f"its storage is {escape.describe()}", func_op)
                 continue
             assert isinstance(arg.type, MemRefType)
-            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), attrs.align(index))
+            alignment = attribution_alignment(arg)
+            alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), alignment)
             attrs.drop(index)
             alloc.memref.name_hint = arg.name_hint
             Rewriter.insert_op(alloc, InsertPoint.at_start(self.entry))
@@ -198,34 +201,22 @@ class _AttributionAttrs:
     """A `gpu.func`'s (or `gpu.launch`'s) per-attribution attribute dictionaries
     (`llvm.align`), in step with the attributions the importer removes."""
 
-    KEYS = ("workgroup_attrib_attrs", "private_attrib_attrs")
-
     def __init__(self, func_op: gpu.FuncOp | gpu.LaunchOp, n_workgroup: int):
         self.func_op = func_op
         self.n_workgroup = n_workgroup
         self.lists: list[list[Attribute] | None] = []
-        for key in self.KEYS:
+        for key in ATTRIBUTION_ATTRS:
             value = func_op.attributes.get(key)
             self.lists.append(list(value.data) if isinstance(value, ArrayAttr) else None)
 
-    def _where(self, index: int) -> tuple[int, int]:
-        return (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
-
-    def align(self, index: int) -> int | None:
-        which, position = self._where(index)
-        entries = self.lists[which]
-        entry = entries[position] if entries is not None and position < len(entries) else None
-        align = entry.data.get("llvm.align") if isinstance(entry, DictionaryAttr) else None
-        return align.value.data if isinstance(align, IntegerAttr) else None
-
     def drop(self, index: int) -> None:
-        which, position = self._where(index)
+        which, position = (0, index) if index < self.n_workgroup else (1, index - self.n_workgroup)
         entries = self.lists[which]
         if entries is not None and position < len(entries):
             del entries[position]
 
     def store(self) -> None:
-        for key, entries in zip(self.KEYS, self.lists, strict=True):
+        for key, entries in zip(ATTRIBUTION_ATTRS, self.lists, strict=True):
             if entries is None:
                 continue
             if any(isinstance(e, DictionaryAttr) and e.data for e in entries):
@@ -244,7 +235,7 @@ def _import_global(
     global_op: memref.GlobalOp,
     module: ModuleOp,
     importers: dict[Operation, _RegionImporter],
-    remarks: list[str],
+    remarks: list[Remark],
 ) -> None:
     symbol = global_op.sym_name.data
     scope = global_op.parent_op() or module
@@ -260,14 +251,14 @@ def _import_global(
         assert owner is not None
         why = _global_escape(users)
     if why is not None:
-        remarks.append(f"workgroup global @{symbol} stays as it is: {why}")
+        remarks.append(Remark(f"workgroup global @{symbol} stays as it is: {why}", global_op))
         return
     importer = importers[owner]  # pyright: ignore[reportPossiblyUnbound]
     assert importer.entry is not None
     memref_type = global_op.type
     assert isinstance(memref_type, MemRefType)
     alignment = global_op.alignment.value.data if global_op.alignment is not None else None
-    alloc = AllocOp(importer.fresh_name(symbol, 3), memref_type, (), alignment)
+    alloc = AllocOp(importer.fresh_name(symbol, MemorySpace.SHARED), memref_type, (), alignment)
     alloc.memref.name_hint = symbol
     derive(alloc, global_op)
     Rewriter.insert_op(alloc, InsertPoint.at_start(importer.entry))

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
 from xdsl.dialects import func, gpu, scf
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
@@ -48,13 +48,6 @@ def is_kernel(op: Operation) -> bool:
     return isinstance(op, gpu.FuncOp) and (
         op.kernel is not None or isinstance(op.attributes.get("gpu.kernel"), UnitAttr)
     )
-
-
-def kernels(module: ModuleOp) -> Iterator[gpu.FuncOp]:
-    for op in walk_ops(module):
-        if is_kernel(op):
-            assert isinstance(op, gpu.FuncOp)
-            yield op
 
 
 def kernel_name(kernel: Operation) -> str:
@@ -144,11 +137,13 @@ class ThreadDependence:
       constant and steps by a constant is uniform.
 
     In a `gpu.launch` body the thread id arguments are dependent and the values it uses
-    from above the launch are uniform. Values the analysis has not seen (made after it
-    ran) count as dependent.
+    from above the launch are uniform. A function's entry arguments are uniform except
+    those in `dependent_arguments` (a device function's caller may pass a thread id:
+    `call_graph.CallGraph.thread_dependence` says which). Values the analysis has not
+    seen (made after it ran) count as dependent.
     """
 
-    def __init__(self, kernel: Kernel):
+    def __init__(self, kernel: Kernel, dependent_arguments: Sequence[int] = ()):
         self._known: set[SSAValue] = set()
         self._dependent: set[SSAValue] = set()
         self._feeds: dict[SSAValue, list[SSAValue]] = {}
@@ -167,6 +162,9 @@ class ThreadDependence:
             seeds += block.args
         if isinstance(kernel, gpu.LaunchOp) and kernel.body.blocks:
             seeds += [kernel.body.blocks[0].args[i] for i in LAUNCH_THREAD_IDS]
+        elif kernel.body.blocks:
+            entry_args = kernel.body.blocks[0].args
+            seeds += [entry_args[i] for i in dependent_arguments if i < len(entry_args)]
         self._propagate(seeds)
 
     def __call__(self, value: SSAValue) -> bool:

@@ -1,7 +1,8 @@
 """Writes the `gpu_alloc.layout` record (see `gpu_alloc.dialect.layout`) onto backings.
 
-`flatten-aliases` calls `record_alias_layouts` before it folds the aliases, while the
-Func names, offsets and lifetimes are still in the IR; `lower-gpu-allocs` calls
+`fuse-gpu-allocs` writes the record of every backing it makes; `flatten-aliases` calls
+`record_alias_layouts` before it folds the aliases, while the Func names, offsets and
+lifetimes are still in the IR, for the aliases no record names; `lower-gpu-allocs` calls
 `single_func_layout` for an allocation that was never fused (one Func at offset 0).
 """
 
@@ -19,8 +20,11 @@ from gpu_alloc.dialect import (
     layout_attr,
     read_layout,
 )
+from gpu_alloc.dialect.slice_overlap import meeting
 from gpu_alloc.memref_sizes import static_byte_size
-from gpu_alloc.transforms.kernel_ir import kernels, walk_ops
+from gpu_alloc.source_lines import source_line
+from gpu_alloc.transforms.block_level_code import block_level_code, enclosing_code, owned_by
+from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.memref_uses import memref_accesses
 from xdsl.dialects import arith, gpu, memref
@@ -54,7 +58,7 @@ def stage_of(stages: StageMap, op: Operation) -> int | None:
     """The barrier stage of `op`, None if it has none: the first stage of its interval
     (an op after a barrier that may be skipped may run in several stages; Funcs that
     share bytes have disjoint intervals, so the first stage tells them apart). With
-    `stage_count` and `closed_stages`, the only place this package reads a `StageMap`
+    `stage_count`, `closed_stages` and `stage_openers`, the only place this package reads a `StageMap`
     beyond `stage_map` and `lifetime` (the layout record, the profile and the picture
     all go through here)."""
     interval = stages.stage_of.get(op)
@@ -71,38 +75,72 @@ def stage_count(stages: StageMap) -> int:
     return stages.last_stage + 1
 
 
+def stage_openers(stages: StageMap) -> dict[int, list[gpu.BarrierOp]]:
+    """For each stage after the first, the `gpu.barrier`s that begin it (several when it
+    begins in more than one branch of an `scf.if`), in program order."""
+    openers: dict[int, list[gpu.BarrierOp]] = {}
+    for op, interval in stages.stage_of.items():
+        if isinstance(op, gpu.BarrierOp):  # a barrier moves the point to the stage `end`
+            openers.setdefault(interval.end, []).append(op)
+    return openers
+
+
+def barrier_lines(stages: StageMap) -> dict[int, list[int | None]]:
+    """For each stage after the first, the source lines of the barriers that begin it
+    (`gpu_alloc.source_lines`; None for a barrier no parser saw: one a pass inserted)."""
+    return {
+        stage: [source_line(b) for b in barriers]
+        for stage, barriers in sorted(stage_openers(stages).items())
+    }
+
+
+def describe_barriers(lines: list[int | None]) -> str:
+    """`gpu.barrier @ line 23`, `gpu.barrier @ lines 23, 31`, `inserted gpu.barrier`."""
+    known = sorted({line for line in lines if line is not None})
+    inserted = "inserted gpu.barrier" if None in lines else ""
+    if not known:
+        return inserted or "gpu.barrier"
+    where = f"line {known[0]}" if len(known) == 1 else "lines " + ", ".join(map(str, known))
+    return f"gpu.barrier @ {where}" + (f" (+ {inserted})" if inserted else "")
+
+
 def _alias_slice(alias: AliasOp, stages: StageMap) -> tuple[FuncSlice, FuncSlice] | None:
     """The alias's slice with its lifetime, and with the stages of its uses only."""
-    pointer = alias.pointer.owner
-    memref_type = alias.memref.type
-    if not isinstance(pointer, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
+    found = _alias_bytes(alias)
+    if found is None:
         return None
-    offset = static_offset(pointer.offset, alias.space)
-    size = static_byte_size(memref_type)
-    if offset is None or size is None:
-        return None
+    offset, size = found
     span = lifetime(alias, alias.memref, stages)
     name = alias.alias_name.data
-    found = (stage_of(stages, a.op) for a in memref_accesses(alias.memref))
-    used = [stage for stage in found if stage is not None]
+    found_stages = (stage_of(stages, a.op) for a in memref_accesses(alias.memref))
+    used = [stage for stage in found_stages if stage is not None]
     first, last = (min(used), max(used)) if used else closed_stages(span)
     return FuncSlice(name, offset, size, *closed_stages(span)), FuncSlice(
         name, offset, size, first, last
     )
 
 
-def _narrow_reuse(lives: list[FuncSlice], uses: list[FuncSlice]) -> list[FuncSlice]:
+def _alias_bytes(alias: AliasOp) -> tuple[int, int] | None:
+    """The alias's static byte offset and size in its backing, if both are known."""
+    pointer = alias.pointer.owner
+    memref_type = alias.memref.type
+    if not isinstance(pointer, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
+        return None
+    offset = static_offset(pointer.offset, alias.space)
+    size = static_byte_size(memref_type)
+    return None if offset is None or size is None else (offset, size)
+
+
+def _narrow_reuse(
+    lives: list[FuncSlice], uses: list[FuncSlice], recorded: Sequence[FuncSlice] = ()
+) -> list[FuncSlice]:
     """Fusion made Funcs share bytes only when their lifetimes were disjoint; hoisting
     the aliases out of a loop whose back edge has a barrier can make the lifetimes
     recomputed here overlap. Such Funcs get the stages of their uses instead (inside
-    fusion's disjoint lifetimes), so (byte, stage) still names one Func."""
-    result = list(lives)
-    for i, a in enumerate(lives):
-        for j in range(i + 1, len(lives)):
-            b = lives[j]
-            if a.shares_bytes(b) and a.co_live(b) and a.bytes and b.bytes:
-                result[i], result[j] = uses[i], uses[j]
-    return result
+    fusion's disjoint lifetimes), so (byte, stage) still names one Func. `recorded`:
+    entries already in the record, which `lives` must not meet either. O(n log n)."""
+    met = meeting(lives, [*lives, *recorded])
+    return [use if hit else live for live, use, hit in zip(lives, uses, met, strict=True)]
 
 
 def _merge(slices: list[FuncSlice]) -> list[FuncSlice]:
@@ -124,29 +162,53 @@ def _merge(slices: list[FuncSlice]) -> list[FuncSlice]:
     return list(merged.values())
 
 
+def _slot(s: FuncSlice) -> tuple[str, int, int]:
+    return s.name, s.offset, s.bytes
+
+
 def record_alias_layouts(module: ModuleOp) -> None:
-    """Put a `gpu_alloc.layout` record on every backing that aliases still point into."""
-    for kernel in kernels(module):
-        stages = stage_map(kernel)
-        by_backing: dict[AllocOp, list[tuple[FuncSlice, FuncSlice]]] = {}
+    """Put a `gpu_alloc.layout` record on every backing that aliases still point into.
+
+    A backing that already has one (`fuse-gpu-allocs` writes it) keeps it: its stages
+    are the ones fusion laid the Funcs out by. Only aliases the record does not name
+    (written by hand) get entries, with stages derived here."""
+    for kernel in block_level_code(module):
+        by_backing: dict[AllocOp, list[AliasOp]] = {}
         for alias in walk_ops(kernel):
-            if not isinstance(alias, AliasOp):
+            if isinstance(alias, AliasOp) and owned_by(alias, kernel):
+                pointer = alias.pointer.owner
+                backing = pointer.backing.owner if isinstance(pointer, OffsetPointerOp) else None
+                if isinstance(backing, AllocOp):
+                    by_backing.setdefault(backing, []).append(alias)
+        stages: StageMap | None = None
+        for backing, aliases in by_backing.items():
+            existing = backing.attributes.get(LAYOUT_ATTR)
+            recorded = read_layout(existing) if existing is not None else []
+            known = {_slot(s) for s in recorded}
+            missing = [
+                a
+                for a in aliases
+                if (found := _alias_bytes(a)) is not None
+                and (a.alias_name.data, *found) not in known
+            ]
+            if not missing:
                 continue
-            pointer = alias.pointer.owner
-            if not isinstance(pointer, OffsetPointerOp):
-                continue
-            backing = pointer.backing.owner
-            entry = _alias_slice(alias, stages)
-            if isinstance(backing, AllocOp) and entry is not None:
-                by_backing.setdefault(backing, []).append(entry)
-        for backing, pairs in by_backing.items():
+            stages = stages or stage_map(kernel)
+            pairs = [p for a in missing if (p := _alias_slice(a, stages)) is not None]
             lives = _merge([live for live, _ in pairs])
             uses = _merge([use for _, use in pairs])
-            slices = _narrow_reuse(lives, uses)
-            existing = backing.attributes.get(LAYOUT_ATTR)
-            if existing is not None:
-                slices = [*read_layout(existing), *slices]
-            backing.attributes[LAYOUT_ATTR] = layout_attr(slices)
+            backing.attributes[LAYOUT_ATTR] = layout_attr(
+                [*recorded, *_narrow_reuse(lives, uses, recorded)]
+            )
+
+
+def forget_layouts(op: Operation) -> None:
+    """Drops the `gpu_alloc.layout` records of the code around `op` (a pass that changes
+    its barrier stages calls this: the records' stage numbers no longer hold)."""
+    code = enclosing_code(op)
+    for inner in walk_ops(code) if code is not None else ():
+        if LAYOUT_ATTR in inner.attributes and isinstance(inner, AllocOp):
+            del inner.attributes[LAYOUT_ATTR]
 
 
 def single_func_layout(alloc: AllocOp, kernel: gpu.FuncOp | None) -> ArrayAttr | None:

@@ -123,8 +123,8 @@ def _barrier_on_back_edge(body: Block) -> bool:
 
 
 class _StageWalker:
-    def __init__(self, kernel: Kernel):
-        self.depends_on_thread = ThreadDependence(kernel)
+    def __init__(self, kernel: Kernel, depends_on_thread: ThreadDependence | None):
+        self.depends_on_thread = depends_on_thread or ThreadDependence(kernel)
         self.with_barriers = ops_with_barriers(kernel)
         self.map = StageMap()
         self.high = 0
@@ -170,7 +170,8 @@ class _StageWalker:
         self.assign(op, current)
         if isinstance(op, gpu.BarrierOp):
             return Lifetime(current.end, current.end + 1)
-        if op not in self.with_barriers:
+        if op not in self.with_barriers or isinstance(op, gpu.LaunchOp):
+            # A launch in a function is code of its own: its barriers are its block's.
             self.record_nested(op, current)
             return current
         if is_thread_dependent_control(op, self.depends_on_thread):
@@ -214,9 +215,10 @@ class _StageWalker:
         return f"a gpu.barrier is inside '{op.name}', which the analysis does not understand"
 
 
-def stage_map(kernel: Kernel) -> StageMap:
-    """The barrier-stage interval of every op of `kernel`."""
-    walker = _StageWalker(kernel)
+def stage_map(kernel: Kernel, depends_on_thread: ThreadDependence | None = None) -> StageMap:
+    """The barrier-stage interval of every op of `kernel` (`depends_on_thread`: its
+    thread dependence, if already solved)."""
+    walker = _StageWalker(kernel, depends_on_thread)
     blocks = kernel.body.blocks
     if len(blocks) > 1 and kernel in walker.with_barriers:
         walker.fail("the kernel body has several blocks (unstructured control flow)")

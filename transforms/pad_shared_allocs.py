@@ -6,7 +6,9 @@ of a tile, a transpose, a stencil's vertical neighbours), elements one row apart
 in one bank (`gpu_alloc.banks`). Padding the innermost dimension by a few elements
 spreads them over the banks.
 
-Guarantees, per kernel, for every unfused static shared `gpu_alloc.alloc` of rank >= 2
+Guarantees, per kernel (every block-level region fuse fuses: `gpu.func` kernels,
+`gpu.launch` bodies, workgroup `func.func`s), for every unfused static shared
+`gpu_alloc.alloc` of rank >= 2
 whose only uses are `memref.load`/`memref.store`/`gpu_alloc.dealloc` and which some
 load or store indexes, in an outer dimension, with a value that varies across the
 threads of a warp (it depends on the thread id along x, the lane id or memory; along y
@@ -39,11 +41,19 @@ from gpu_alloc.banks import BANK_BYTES, BANKS, WARP_SIZE, strided_conflicts
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes, static_byte_size
-from gpu_alloc.transforms.kernel_ir import ThreadDependence, kernel_name, kernels, walk_ops
+from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
+from gpu_alloc.transforms.kernel_ir import (
+    LAUNCH_THREAD_IDS,
+    Kernel,
+    ThreadDependence,
+    kernel_name,
+    launch_thread_id,
+    walk_ops,
+)
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
@@ -62,9 +72,9 @@ class WarpVariation:
     such as memory); a value depending on y or z only does when the kernel's
     `gpu.known_block_size` says blocks are narrower than a warp along x."""
 
-    def __init__(self, kernel: gpu.FuncOp):
+    def __init__(self, kernel: Kernel):
         self.depends_on_thread = ThreadDependence(kernel)
-        known = kernel.known_block_size
+        known = kernel.known_block_size if isinstance(kernel, gpu.FuncOp) else None
         self.narrow_x = known is not None and int(known.get_values()[0]) < WARP_SIZE
         self._dims: dict[SSAValue, set[str]] = {}
 
@@ -83,6 +93,8 @@ class WarpVariation:
             dims: set[str] = set()
         elif isinstance(owner, gpu.ThreadIdOp | gpu.GlobalIdOp):
             dims = {str(owner.dimension.data)}
+        elif isinstance(value, BlockArgument) and launch_thread_id(value):
+            dims = {"xyz"[value.index - LAUNCH_THREAD_IDS.start]}
         elif not isinstance(owner, Operation) or isinstance(owner, gpu.LaneIdOp):
             dims = {"x"} if isinstance(owner, gpu.LaneIdOp) else {"?"}
         elif owner.regions or not is_side_effect_free(owner):
@@ -202,12 +214,14 @@ class PadSharedAllocsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         plans: list[list[_Candidate]] = []
-        for kernel in kernels(op):
+        for kernel in block_level_code(op):
             varies = WarpVariation(kernel)
             shared = [
                 o
                 for o in walk_ops(kernel)
-                if isinstance(o, AllocOp | AliasOp) and o.space == MemorySpace.SHARED
+                if isinstance(o, AllocOp | AliasOp)
+                and o.space == MemorySpace.SHARED
+                and owned_by(o, kernel)
             ]
             found = [c for o in shared if (c := _candidate(o, varies))]
             for c in found:

@@ -15,6 +15,7 @@ from gpu_alloc.transforms.iv_conditions import (
     find_iv_comparisons,
 )
 from gpu_alloc.transforms.kernel_ir import ThreadDependence, contains_barrier
+from gpu_alloc.transforms.layout_record import forget_layouts
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, scf
@@ -226,6 +227,8 @@ def partition_loop(loop: scf.ForOp) -> list[scf.ForOp] | None:
             points.append(comparison.split)
     if not points or not _partitionable(loop, points):
         return None
+    if contains_barrier(loop):
+        forget_layouts(loop)  # three copies of its barriers: the stages are renumbered
     # Put a split whose tests hold after it (`iv >= s`) first: then, in the usual
     # boundary case, the middle part is where every test holds.
     if len(points) == 2 and _suffix_key(comparisons) == _key(points[1]):
@@ -297,7 +300,9 @@ class PartitionLoopsPass(ModulePass):
     - A loop that yields an allocation, or a loop with a `gpu.barrier` whose bounds
       are not the same for every thread of the block, is left alone.
     - Per-Func aliases are not touched, so the pass composes with `fuse-gpu-allocs`
-      and `flatten-aliases`.
+      and `flatten-aliases`. Splitting a loop with a barrier renumbers the barrier stages
+      after it, so the `gpu_alloc.layout` records of that code are dropped
+      (`flatten-aliases` derives them again).
     """
 
     name = "partition-loops"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_alloc.dialect.ops import AliasOp, AllocOp, OffsetPointerOp
+from gpu_alloc.dialect import LAYOUT_ATTR, FuncSlice, layout_attr, layout_of
+from gpu_alloc.dialect.ops import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.dialect.slice_overlap import meeting
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.transforms.iv_conditions import constant_int
 from gpu_alloc.transforms.kernel_ir import walk_ops
@@ -24,6 +26,7 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 
@@ -72,45 +75,140 @@ def _byte_range(alias: AliasOp) -> tuple[SSAValue | None, int, int] | None:
     return offset, 0, size
 
 
-def _may_overlap(a: AliasOp, b: AliasOp) -> bool:
-    range_a, range_b = _byte_range(a), _byte_range(b)
-    if range_a is None or range_b is None or range_a[0] is not range_b[0]:
-        return True
-    return range_a[1] < range_b[2] and range_b[1] < range_a[2]
-
-
 def _backing_of(alias: AliasOp) -> SSAValue | None:
     pointer = alias.pointer.owner
     return pointer.backing if isinstance(pointer, OffsetPointerOp) else None
 
 
-def is_read(storage: SSAValue) -> bool:
-    """Whether the contents of an allocation or alias may be observed.
+ALL_STAGES = (0, 2**62)
+"""The stage interval of an alias the record does not name: it may be live at any time."""
 
-    They may if any access, directly or through a view, reads them or escapes (a call,
-    a launch, an unknown op). Aliases are views of their backing's bytes: an alias is
-    also read when its backing is read directly or through an escaping pointer, or
-    when another alias of the same backing whose bytes may overlap its own is read
-    (offsets that are not `constant` or `base + constant` over one base, and dynamic
-    sizes, may overlap anything). A backing is read when it is read directly, when
-    one of its pointers escapes, or when any of its aliases is read; a backing whose
-    aliases are all dead does not stay for their sake.
-    """
-    if _read_through(storage):
-        return True
-    owner = storage.owner
-    if isinstance(owner, AliasOp):
-        backing = _backing_of(owner)
-        if backing is None:
-            return True
+
+def _slices(
+    aliases: list[AliasOp], recorded: dict[tuple[str, int, int], FuncSlice]
+) -> dict[AliasOp, tuple[SSAValue | None, FuncSlice] | None]:
+    """Per alias: its offset's base and its bytes with the stages the record gives its
+    Func (every stage when the record does not name it); None when its bytes are unknown.
+    A new slice per alias, so that two aliases of one Func meet each other."""
+    found: dict[AliasOp, tuple[SSAValue | None, FuncSlice] | None] = {}
+    for alias in aliases:
+        known = _byte_range(alias)
+        if known is None:
+            found[alias] = None
+            continue
+        base, first, end = known
+        name = alias.alias_name.data
+        entry = recorded.get((name, first, end - first)) if base is None else None
+        stages = (entry.first_stage, entry.last_stage) if entry else ALL_STAGES
+        found[alias] = base, FuncSlice(name, first, end - first, *stages)
+    return found
+
+
+def _dead_aliases(backing: SSAValue, aliases: list[AliasOp], escapes: bool) -> set[AliasOp]:
+    """The aliases of `backing` whose contents no read can observe.
+
+    An alias is dead when nothing reads it (directly or through a view), nothing reads
+    the backing directly, no pointer into it escapes, and every other alias that is read
+    and may share bytes with it is one that fusion let share them because their stages
+    are disjoint: both are in the backing's `gpu_alloc.layout` record and their stage
+    intervals do not meet. An alias the record does not name (written by hand) may be
+    live at any time; one whose bytes are unknown may overlap anything. O(n log n)."""
+    if escapes or _read_through(backing):
+        return set()
+    read = {a for a in aliases if _read_through(a.memref)}
+    unread = [a for a in aliases if a not in read]
+    if not read:
+        return set(unread)
+    owner = backing.owner
+    record = (layout_of(owner) if isinstance(owner, AllocOp) else None) or []
+    slices = _slices(aliases, {(s.name, s.offset, s.bytes): s for s in record})
+    read_slices = [slices[a] for a in aliases if a in read]
+    if any(found is None for found in read_slices):
+        return set()
+    bases = {id(found[0]) for found in read_slices if found is not None}
+    queries = [
+        (alias, found[1])
+        for alias in unread
+        if (found := slices[alias]) is not None and bases == {id(found[0])}
+    ]
+    data = [found[1] for found in read_slices if found is not None]
+    met = meeting([query for _, query in queries], data)
+    return {alias for (alias, _), hit in zip(queries, met, strict=True) if not hit}
+
+
+def dead_storage(module: ModuleOp) -> set[Operation]:
+    """The allocations and aliases of `module` whose contents are never read.
+
+    A plain allocation is dead when nothing reads it (directly, through a view, or by an
+    escape: a call, a launch, an unknown op). Aliases are views of their backing's bytes
+    (`_dead_aliases` says which are dead); a backing is dead when nothing reads it
+    directly, no pointer into it escapes and none of its aliases is read."""
+    backings: dict[SSAValue, None] = {}  # in program order, each once
+    dead: set[Operation] = set()
+    for op in walk_ops(module):
+        if isinstance(op, AliasOp) and (backing := _backing_of(op)) is not None:
+            backings[backing] = None
+        elif isinstance(op, AllocOp):
+            backings[op.memref] = None
+    for backing in backings:
         aliases, escapes = _aliases_of_backing(backing)
-        return (
-            escapes
-            or _read_through(backing)
-            or any(_may_overlap(owner, other) and _read_through(other.memref) for other in aliases)
-        )
-    aliases, escapes = _aliases_of_backing(storage)
-    return escapes or any(_read_through(alias.memref) for alias in aliases)
+        gone = _dead_aliases(backing, aliases, escapes)
+        dead |= gone
+        owner = backing.owner
+        if isinstance(owner, AllocOp) and not escapes and len(gone) == len(aliases):
+            if not _read_through(backing):  # and so none of its aliases is read
+                dead.add(owner)
+    return dead
+
+
+def _removed_tops(dead: set[Operation]) -> dict[AllocOp, int]:
+    """Per backing that loses aliases: the end of the highest byte range they covered."""
+    tops: dict[AllocOp, int] = {}
+    for op in dead:
+        if isinstance(op, AliasOp) and isinstance(backing := _backing_of(op), OpResult):
+            owner, known = backing.owner, _byte_range(op)
+            if isinstance(owner, AllocOp) and known is not None and known[0] is None:
+                tops[owner] = max(tops.get(owner, 0), known[2])
+    return tops
+
+
+def shrink_backings(removed_tops: dict[AllocOp, int]) -> None:
+    """A backing that lost aliases drops their Funcs' entries from its record; if the
+    bytes they covered were its top (a static 1-D backing, used only by pointers and
+    frees, every alias left at a constant offset with a static size), it gets as small as
+    the end of the highest alias left. A hole below that stays: moving a live Func down
+    would need a new layout, which fusing the unfused kernel again gives."""
+    for op, removed_top in removed_tops.items():
+        if op.parent is None:
+            continue  # the backing went too
+        aliases, escapes = _aliases_of_backing(op.memref)
+        ranges = [_byte_range(a) for a in aliases]
+        if (record := layout_of(op)) is not None:
+            names = {
+                (a.alias_name.data, r[1], r[2] - r[1])
+                for a, r in zip(aliases, ranges, strict=True)
+                if r is not None and r[0] is None
+            }
+            op.attributes[LAYOUT_ATTR] = layout_attr(
+                [s for s in record if (s.name, s.offset, s.bytes) in names]
+            )
+        memref_type = op.memref.type
+        assert isinstance(memref_type, MemRefType)
+        shape = memref_type.get_shape()
+        if escapes or len(shape) != 1 or shape[0] != removed_top:
+            continue
+        if any(r is None or r[0] is not None for r in ranges) or not all(
+            isinstance(use.operation, OffsetPointerOp | DeallocOp) for use in op.memref.uses
+        ):
+            continue
+        top = max((r[2] for r in ranges if r is not None), default=0)
+        if 0 < top < shape[0]:
+            Rewriter.replace_value_with_new_type(
+                op.memref,
+                MemRefType(
+                    memref_type.element_type, [top], memref_type.layout, memref_type.memory_space
+                ),
+            )
 
 
 class DropDeadStorage(RewritePattern):
@@ -153,10 +251,6 @@ def _erase_with_users(op: Operation, rewriter: PatternRewriter) -> None:
     rewriter.erase(op)
 
 
-def _storage_ops(module: ModuleOp) -> list[AllocOp | AliasOp]:
-    return [op for op in walk_ops(module) if isinstance(op, AllocOp | AliasOp)]
-
-
 @dataclass(frozen=True)
 class RemoveDeadAllocsPass(ModulePass):
     """Remove `gpu_alloc.alloc` and `gpu_alloc.alias` ops whose contents are never read.
@@ -170,12 +264,21 @@ class RemoveDeadAllocsPass(ModulePass):
     - Aliases are views of their backing's bytes: an alias stays while any alias of
       the same backing whose bytes may overlap its own is read (so a store through
       one alias that another reads after a barrier is kept), or while the backing is
-      read by other means.
+      read by other means, unless the backing's `gpu_alloc.layout` record (written by
+      `fuse-gpu-allocs`) names both with disjoint stage intervals: fusion let them share
+      bytes because a barrier separates all their accesses, so after fusion the pass
+      removes the Funcs it removes before it.
+    - A backing that loses aliases drops them from its record, and, when the bytes
+      they covered were its top, shrinks to the end of the highest alias left (static
+      1-D backings used only by pointers and frees, all aliases at constant offsets). A
+      hole lower down stays: moving a live Func down would need a new layout (fusing the
+      unfused kernel again gives one).
     - A backing stays while any live alias points into it (Halide dropped such a
       backing before its fix); once all its aliases are gone and nothing else reads
       it, it goes too.
     - Runs to a fixed point: removing a write-only Func removes the loads that fed its
-      stores, which can make the Funcs they read dead in turn.
+      stores, which can make the Funcs they read dead in turn. Each round is
+      O(n log n) in the aliases of a backing (`dialect.slice_overlap`).
 
     Per-Func aliases that stay are untouched, so the pass composes with
     `fuse-gpu-allocs` and `flatten-aliases` on either side.
@@ -184,13 +287,10 @@ class RemoveDeadAllocsPass(ModulePass):
     name = "remove-dead-allocs"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        while self._remove_one_round(op):
-            pass
-
-    @staticmethod
-    def _remove_one_round(module: ModuleOp) -> bool:
-        dead: set[Operation] = {op for op in _storage_ops(module) if not is_read(op.memref)}
-        if dead:
+        removed_tops: dict[AllocOp, int] = {}
+        while dead := dead_storage(op):
+            for backing, top in _removed_tops(dead).items():
+                removed_tops[backing] = max(removed_tops.get(backing, 0), top)
             pattern = DropDeadStorage(dead)
-            PatternRewriteWalker(pattern, listener=pattern.listener()).rewrite_module(module)
-        return bool(dead)
+            PatternRewriteWalker(pattern, listener=pattern.listener()).rewrite_module(op)
+        shrink_backings(removed_tops)

@@ -1,113 +1,98 @@
-"""Barrier insertion for reuse: `fuse-gpu-allocs{insert-barriers=never|over-limit|always}`.
+"""The barriers `fuse-gpu-allocs{insert-barriers=never|over-limit|always}` inserts.
 
-Two shared Funcs share bytes only when a barrier separates their accesses on every path
-(`lifetimes`). When every access of one precedes every access of the other, a
-`gpu.barrier` between them lets them share. Candidate positions are in the kernel's
-entry block and in the blocks of `scf.if`/`scf.for`/`scf.while` ops nested in it whose
-control is block-uniform (`kernel_ir.is_thread_dependent_control`): every thread of
-the block reaches such a barrier the same number of times, so it is always legal;
-the only question is whether it buys bytes. The stage analysis decides what a barrier
-inside a loop buys: it runs on every iteration, so a Func used before it and one used
-after it in the body share bytes only if a barrier also closes the back edge (the
-body's first or last op) or the Funcs are made outside the loop and the loop's span
-is theirs alone (see docs/lifetimes.md); the planner offers the body's start for that.
+Two kinds, both only at positions every thread of the block reaches together
+(`barrier_gaps`), and only in code the whole block enters (`call_graph`: not in a
+function some call site may reach from thread-dependent control flow, nor one whose
+callers the pass cannot see):
 
-The planner measures (`fusion_analysis.plan_kernel` on the kernel with the barriers in
-place, no other IR change): it puts a barrier at every candidate, then, in program
-order, drops each one that is not needed to keep the backing that small (`always`) or
-under `max-shared-bytes` (`over-limit`). So every kept barrier is needed: removing any
-one of them would grow the backing (`always`) or break the limit (`over-limit`).
+- **Back edges** (`over-limit` and `always`): a Func made in a loop body whose
+  iterations would race once it is hoisted to the entry (`loop_allocs`) gets a barrier
+  at the end of that loop's body. With `never`, or where no barrier may go, fusion
+  refuses the Func with a located diagnostic instead.
+- **Reuse**: two shared Funcs share bytes only when a barrier separates their accesses
+  on every path (`lifetimes`). The planner measures (`fusion_analysis.plan_kernel` on
+  the code with the barriers in place, no other IR change): it starts from a barrier at
+  every candidate position and, innermost loops first, drops each one whose removal
+  does not grow the backing (`always`) or keeps it within `max-shared-bytes` minus what
+  the code's callees take (`over-limit`). Barriers are not monotone (a barrier at the
+  start of both branches of an `scf.if` puts the branches back in one stage), so the
+  sweep keeps the smallest backing it meets, not the all-barrier one. Then it drops, one
+  at a time, any barrier without which the backing stays as small (`always`) or within
+  the limit (`over-limit`).
 
-Guarantees: only block-uniform positions, never next to an existing barrier; no
-barrier that saves nothing (`always` inserts nothing if all candidates together do
-not lower the static shared backing); `over-limit` inserts nothing if the kernel fits
-without barriers or does not fit with all of them (the limit error stays); `never`
-inserts nothing. Each inserted barrier is reported on stderr with the bytes it buys:
-the backing without it (the others kept) and with it.
+Every unit of code is planned on its own (a `gpu.launch` in a function is code of its
+own: its barriers are not the function's) before any reuse barrier is inserted, so each
+kept barrier's remark is true of the module the pass leaves: the backing without that
+barrier (the others kept) and with it. `always` inserts nothing if the barriers do not
+lower the static shared backing; `over-limit` inserts no reuse barrier if the code fits
+without, or does not fit with the best set it finds (the limit error stays); `never`
+inserts nothing. Each inserted barrier is reported on stderr.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gpu_alloc.dialect import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
-from gpu_alloc.transforms.fusion_analysis import FuseOptions, plan_kernel
-from gpu_alloc.transforms.gpu_buffers import Kernel, fusable_kernels
+from gpu_alloc.remarks import emit_remark
+from gpu_alloc.transforms.barrier_gaps import (
+    Gap,
+    InsertedBarrier,
+    candidate_gaps,
+    end_of_block,
+)
+from gpu_alloc.transforms.block_level_code import BlockLevelCode
+from gpu_alloc.transforms.call_graph import CallGraph
+from gpu_alloc.transforms.fusion_analysis import (
+    SPACE_WORDS,
+    FuseOptions,
+    KernelPlan,
+    kernel_allocs,
+    plan_kernel,
+)
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
+    enclosing_ops,
     is_thread_dependent_control,
     kernel_name,
-    walk_ops,
 )
-from xdsl.dialects import gpu, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, Operation
-from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import IsTerminator
+from gpu_alloc.transforms.lifetimes import stage_map
+from gpu_alloc.transforms.loop_allocs import (
+    CarriedAllocation,
+    Loop,
+    back_edge_block,
+    enclosing_loops,
+    open_loop,
+)
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.rewriter import Rewriter
 
 MODES = ("never", "over-limit", "always")
 
 
-@dataclass(frozen=True)
-class Gap:
-    """A barrier position: right after `after`, or at the start of `block` (None)."""
+@dataclass
+class FusionUnits:
+    """The code `fuse-gpu-allocs` fuses, with what it knows of it before fusing."""
 
-    block: Block
-    after: Operation | None
-
-    def insert(self) -> gpu.BarrierOp:
-        barrier = gpu.BarrierOp()
-        if self.after is None:
-            Rewriter.insert_op(barrier, InsertPoint.at_start(self.block))
-        else:
-            Rewriter.insert_op(barrier, InsertPoint.after(self.after))
-        return barrier
-
-    def loop_depth(self, kernel: Operation) -> int:
-        """How many loops enclose the position: how often a barrier there may run."""
-        parent = self.block.parent_op()
-        depth = 0
-        while parent is not None and parent is not kernel:
-            depth += isinstance(parent, scf.ForOp | scf.WhileOp)
-            parent = parent.parent_op()
-        return depth
-
-    def describe(self, kernel: Operation) -> str:
-        parent = self.block.parent_op()
-        where = "" if parent is kernel or parent is None else f" in '{parent.name}'"
-        if self.after is not None:
-            return f"after {_describe(self.after)}{where}"
-        return f"at the start of a region{where}"
+    module: ModuleOp
+    units: list[BlockLevelCode]
+    graph: CallGraph
+    base_plans: dict[BlockLevelCode, KernelPlan | None]
+    """Each unit's plan as the code stood before barriers were inserted into it (None:
+    not planned, or planning raised: `fuse_module` plans it again and reports)."""
 
 
-@dataclass(frozen=True)
-class InsertedBarrier:
-    kernel: str
-    after: str
-    """Where the barrier is: `after <op>` (`%result = name` when it has a result) or at
-    the start of a region."""
-    bytes_before: int
-    """The static shared backing without this barrier (every other inserted one kept)."""
-    bytes_after: int
-    """The static shared backing with every inserted barrier."""
-    op: Operation = field(compare=False, repr=False)
-    """The inserted `gpu.barrier`."""
-
-    def describe(self) -> str:
-        return (
-            f"inserted gpu.barrier in '{self.kernel}' {self.after}: shared backing "
-            f"{self.bytes_before} -> {self.bytes_after} B ({self.bytes_before - self.bytes_after} B saved)"
-        )
-
-
-def insert_reuse_barriers(module: ModuleOp, options: Any) -> list[InsertedBarrier]:
+def insert_barriers(
+    fusion: FusionUnits, options: Any, fuse_options: FuseOptions
+) -> list[InsertedBarrier]:
     """Inserts the barriers `options.insert_barriers` (a `FuseGpuAllocsPass`) asks for;
-    returns them in program order, per kernel."""
+    returns them, back edges first, then per unit in program order. On an error the
+    module is as it was."""
     mode = options.insert_barriers
     if mode not in MODES:
         raise GpuAllocPassError(
@@ -116,142 +101,194 @@ def insert_reuse_barriers(module: ModuleOp, options: Any) -> list[InsertedBarrie
         )
     if mode == "never":
         return []
-    measuring = FuseOptions(options.alignment, 1 << 62, options.time_limit, options.budget)
-    limit = None if mode == "always" else options.shared_limit()
     inserted: list[InsertedBarrier] = []
-    for kernel in list(fusable_kernels(module)):
-        inserted += _Planner(kernel, measuring).run(limit)
-    for barrier in inserted:
-        print(f"fuse-gpu-allocs: remark: {barrier.describe()}", file=sys.stderr)
+    try:
+        for unit in fusion.units:
+            inserted += _close_back_edges(unit, fusion.graph)
+        limit = None if mode == "always" else options.shared_limit()
+        chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
+        for unit in fusion.units:
+            claims = _Planner(unit, fuse_options, fusion).choose(limit)
+            reason = fusion.graph.why_not_uniform(unit)
+            if reason is None:
+                chosen.append((unit, claims))
+            elif claims:  # it would have bought bytes: say why it is not there
+                where = kernel_name(unit)
+                emit_remark("fuse-gpu-allocs", f"no barrier inserted in '{where}': {reason}", unit)
+        for unit, claims in chosen:  # every unit decided: now insert
+            inserted += [claim.inserted(gap) for gap, claim in claims]
+            if claims:
+                fusion.base_plans[unit] = None
+    except Exception:
+        for barrier in inserted:
+            Rewriter.erase_op(barrier.op)
+        raise
+    for barrier in inserted:  # located at the op the barrier follows (or its region's op)
+        anchor = barrier.op.prev_op or barrier.op.parent_op()
+        emit_remark("fuse-gpu-allocs", barrier.describe(), anchor)
     return inserted
 
 
-def _touches_memory(op: Operation) -> bool:
-    """Whether `op` or an op inside it uses or makes a memref (or is a barrier)."""
-    return any(
-        isinstance(o, gpu.BarrierOp)
-        or any(isinstance(v.type, MemRefType) for v in (*o.operands, *o.results))
-        for o in walk_ops(op)
-    )
+# ---- back edges -------------------------------------------------------------------------
 
 
-def uniform_blocks(kernel: Kernel) -> Iterator[Block]:
-    """The kernel's entry block and every block nested in it through block-uniform
-    `scf.if`/`scf.for`/`scf.while` ops only, in program order."""
-    if len(kernel.body.blocks) != 1:
-        return
-    depends_on_thread = ThreadDependence(kernel)
-    stack = [kernel.body.blocks[0]]
-    while stack:
-        block = stack.pop()
-        yield block
-        nested = [
-            inner
-            for op in block.ops
-            if isinstance(op, scf.IfOp | scf.ForOp | scf.WhileOp)
-            and not is_thread_dependent_control(op, depends_on_thread)
-            for region in op.regions
-            for inner in region.blocks
-        ]
-        stack.extend(reversed(nested))
+def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBarrier]:
+    """A barrier at the end of each loop body a hoisted Func would race across; repeated
+    until none is left, since a barrier in a loop can open it for another Func."""
+    allocs = [
+        a
+        for a in kernel_allocs(unit)
+        if a.space != MemorySpace.PRIVATE and enclosing_loops(a, unit)
+    ]
+    if not allocs:
+        return []
+    depends = graph.thread_dependence(unit)
+    allocs = [a for a in allocs if _uniformly_made(a, unit, depends)]
+    inserted: list[InsertedBarrier] = []
+    while allocs:
+        stages = stage_map(unit, depends)
+        opened: dict[Loop, list[AllocOp]] = {}
+        for alloc in allocs:
+            try:
+                found = open_loop(alloc, unit, stages)
+            except CarriedAllocation:
+                continue  # plan_kernel refuses it
+            if found is not None:
+                opened.setdefault(found.loop, []).append(alloc)
+        if not opened:
+            break
+        reason = graph.why_not_uniform(unit)
+        if reason is None and len(unit.body.blocks) != 1:
+            reason = "its body has several blocks (unstructured control flow)"
+        for loop, funcs in opened.items():
+            if reason is not None:
+                raise GpuAllocPassError(
+                    f"{SPACE_WORDS[funcs[0].space]} allocation '{funcs[0].alloc_name.data}' is made in an "
+                    f"'{loop.name}' body whose back edge needs a gpu.barrier before it can be "
+                    f"hoisted, and no barrier may be inserted in '{kernel_name(unit)}': {reason}",
+                    funcs[0],
+                )
+            gap = end_of_block(back_edge_block(loop))
+            where = gap.describe(unit)
+            names = tuple(dict.fromkeys(a.alloc_name.data for a in funcs))
+            inserted.append(
+                InsertedBarrier(kernel_name(unit), where, None, None, gap.insert(), names)
+            )
+    return inserted
 
 
-def candidate_gaps(kernel: Kernel) -> list[Gap]:
-    """Every block-uniform barrier position that may change a lifetime, in program order.
+def _uniformly_made(alloc: AllocOp, unit: BlockLevelCode, depends: ThreadDependence) -> bool:
+    """Not under thread-dependent control (`plan_kernel` refuses those)."""
+    return not any(is_thread_dependent_control(p, depends) for p in enclosing_ops(alloc, unit))
 
-    In a block, positions between two memory-touching ops are all alike, so only the one
-    right after a memory-touching op is offered; a nested block also offers its start
-    (a barrier there closes a loop's back edge). None next to an existing barrier."""
-    gaps: list[Gap] = []
-    entry = kernel.body.blocks[0] if kernel.body.blocks else None
-    for block in uniform_blocks(kernel):
-        ops = list(block.ops)
-        if not any(_touches_memory(o) for o in ops):
-            continue
-        if block is not entry and ops and not isinstance(ops[0], gpu.BarrierOp):
-            gaps.append(Gap(block, None))
-        for op, following in zip(ops, ops[1:], strict=False):
-            if (
-                _touches_memory(op)
-                and not isinstance(op, gpu.BarrierOp)
-                and not isinstance(following, gpu.BarrierOp)
-                and not (block is entry and following.has_trait(IsTerminator))
-            ):
-                gaps.append(Gap(block, op))
-    return gaps
+
+# ---- reuse ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """What a chosen reuse barrier buys, measured with every other chosen one in place."""
+
+    kernel: str
+    where: str
+    bytes_before: int
+    bytes_after: int
+
+    def inserted(self, gap: Gap) -> InsertedBarrier:
+        return InsertedBarrier(
+            self.kernel, self.where, self.bytes_before, self.bytes_after, gap.insert()
+        )
 
 
 class _Planner:
-    def __init__(self, kernel: Kernel, options: FuseOptions):
-        self.kernel, self.options = kernel, options
+    def __init__(self, kernel: BlockLevelCode, options: FuseOptions, fusion: FusionUnits):
+        self.kernel, self.options, self.fusion = kernel, options, fusion
+        self.depends_on_thread = fusion.graph.thread_dependence(kernel)
 
     def shared_bytes(self, gaps: Sequence[Gap]) -> int | None:
         """The kernel's static shared bytes with a barrier at each of `gaps`."""
         barriers = [gap.insert() for gap in gaps]
         try:
-            plan = plan_kernel(self.kernel, self.options, lambda name: name)
+            plan = plan_kernel(self.kernel, self.options, self.depends_on_thread)
         except GpuAllocPassError:
             return None
         finally:
             for barrier in barriers:
                 Rewriter.erase_op(barrier)
-        return sum(s.plan.static_bytes for s in plan.spaces if s.space == MemorySpace.SHARED)
+        return plan.shared_bytes()
+
+    def base_bytes(self) -> int | None:
+        plan = self.fusion.base_plans.get(self.kernel)
+        if plan is None and self.kernel not in self.fusion.base_plans:
+            try:
+                plan = plan_kernel(self.kernel, self.options, self.depends_on_thread)
+            except GpuAllocPassError:
+                plan = None
+            self.fusion.base_plans[self.kernel] = plan
+        return None if plan is None else plan.shared_bytes()
+
+    def callee_bytes(self) -> int:
+        """What the functions the kernel calls take (each a `.shared` array of its own)."""
+        total = 0
+        for callee in self.fusion.graph.callees(self.kernel):
+            if isinstance(callee, func.FuncOp) and callee in self.fusion.units:
+                total += _Planner(callee, self.options, self.fusion).base_bytes() or 0
+        return total
 
     def worth_planning(self, limit: int | None) -> bool:
         """At least two shared allocations, and (over-limit) more unfused static bytes
         than the limit: fusing never needs more than the unfused sum."""
         sizes = [
             static_byte_size(op.memref.type) or 0
-            for op in walk_ops(self.kernel)
-            if isinstance(op, AllocOp) and op.space == MemorySpace.SHARED
+            for op in kernel_allocs(self.kernel)
+            if op.space == MemorySpace.SHARED
         ]
         return len(sizes) > 1 and (limit is None or sum(sizes) > limit)
 
-    def run(self, limit: int | None) -> list[InsertedBarrier]:
+    def choose(self, limit: int | None) -> list[tuple[Gap, _Claim]]:
+        """The reuse barriers to insert, with what each buys (see the module docstring)."""
+        if limit is not None:
+            limit -= self.callee_bytes()
         if not self.worth_planning(limit):
             return []
-        base = self.shared_bytes([])
-        gaps = candidate_gaps(self.kernel)
-        if base is None or (limit is not None and base <= limit) or not gaps:
+        base = self.base_bytes()
+        if base is None or (limit is not None and base <= limit):
             return []
-        best = self.shared_bytes(gaps)
-        if best is None or best >= base or (limit is not None and best > limit):
-            return []
-        target = best if limit is None else limit
-        kept = list(gaps)
-        # Drop every barrier the target does not need, those inside loops (which run on
-        # every iteration) first.
+        gaps = candidate_gaps(self.kernel, self.depends_on_thread)
+        kept, current = list(gaps), self.shared_bytes(gaps)
+        # Drop every barrier the goal does not need, those inside loops (which run on
+        # every iteration) first; keep the smallest backing met on the way.
         for gap in sorted(gaps, key=lambda g: -g.loop_depth(self.kernel)):
             rest = [g for g in kept if g is not gap]
             bytes_ = self.shared_bytes(rest)
-            if bytes_ is not None and bytes_ <= target:
-                kept = rest
-        return self.keep(kept, limit)
+            if bytes_ is None:
+                continue
+            if current is None or bytes_ <= current or (limit is not None and bytes_ <= limit):
+                kept, current = rest, bytes_
+        if current is None or current >= base or (limit is not None and current > limit):
+            return []
+        return self.claims(kept, limit)
 
-    def keep(self, kept: list[Gap], limit: int | None) -> list[InsertedBarrier]:
-        """Inserts `kept`, after dropping any barrier that buys nothing in their company
-        (the packer is a heuristic: fewer barriers need not mean more bytes)."""
+    def claims(self, kept: list[Gap], limit: int | None) -> list[tuple[Gap, _Claim]]:
+        """`kept` after dropping any barrier that buys nothing in their company (the
+        packer is a heuristic: fewer barriers need not mean more bytes), with each one's
+        bytes without it and with all."""
         while True:
             final = self.shared_bytes(kept)
             if final is None or not kept:
                 return []
             without = [self.shared_bytes([g for g in kept if g is not gap]) for gap in kept]
+            goal = final if limit is None else limit
             useless = [
                 gap
                 for gap, before in zip(kept, without, strict=True)
-                if before is not None and before <= (final if limit is None else limit)
+                if before is not None and before <= goal
             ]
             if not useless:
                 break
             kept = [g for g in kept if g is not useless[-1]]
         name = kernel_name(self.kernel)
         return [
-            InsertedBarrier(name, gap.describe(self.kernel), before or final, final, gap.insert())
+            (gap, _Claim(name, gap.describe(self.kernel), before or final, final))
             for gap, before in zip(kept, without, strict=True)
         ]
-
-
-def _describe(op: Operation) -> str:
-    if op.results and op.results[0].name_hint:
-        return f"%{op.results[0].name_hint} = {op.name}"
-    return op.name

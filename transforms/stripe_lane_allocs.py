@@ -148,6 +148,7 @@ class StripeLaneAllocsPass(ModulePass):
     name = "stripe-lane-allocs"
 
     warp_size: int = 32
+    """Threads per warp: lane `l` keeps the elements `l + k * warp_size`."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.warp_size <= 0:

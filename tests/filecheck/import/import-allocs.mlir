@@ -2,7 +2,8 @@
 // RUN: gpu-alloc-opt %s -p import-gpu-allocs | gpu-alloc-opt -p import-gpu-allocs | filecheck %s
 
 // Workgroup and private memref.alloc/alloca, in MLIR's and in integer spelling, become
-// named gpu_alloc.allocs in place; sizes and alignment carry over; deallocs follow.
+// named gpu_alloc.allocs in place, of the type written (`3` stays `3 : i64`); sizes and
+// alignment carry over; deallocs follow.
 gpu.module @m {
   gpu.func @k(%out: memref<64xf32>, %n: index) kernel {
     %tx = gpu.thread_id x
@@ -24,10 +25,10 @@ gpu.module @m {
 // CHECK:      "gpu.func"() <{function_type = (memref<64xf32>, index) -> (), kernel}> ({
 // CHECK-NEXT: ^bb0(%out: memref<64xf32>, %n: index):
 // CHECK-NEXT:   %tx = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
-// CHECK-NEXT:   %tile = gpu_alloc.alloc "tile" align 64 : memref<64xf32, 3 : i32>
-// CHECK-NEXT:   %dyn = gpu_alloc.alloc "dyn"(%n) : memref<?xf32, 3 : i32>
-// CHECK-NEXT:   %{{.*}} = gpu_alloc.alloc "smem0" : memref<8xi32, 3 : i32>
-// CHECK-NEXT:   %{{.*}} = gpu_alloc.alloc "pmem0" : memref<4xf32, 5 : i32>
-// CHECK:        memref.store %v, %tile[%tx] : memref<64xf32, 3 : i32>
-// CHECK:        gpu_alloc.dealloc %dyn : memref<?xf32, 3 : i32>
+// CHECK-NEXT:   %tile = gpu_alloc.alloc "tile" align 64 : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   %dyn = gpu_alloc.alloc "dyn"(%n) : memref<?xf32, 3 : i64>
+// CHECK-NEXT:   %{{.*}} = gpu_alloc.alloc "smem0" : memref<8xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   %{{.*}} = gpu_alloc.alloc "pmem0" : memref<4xf32, #gpu.address_space<private>>
+// CHECK:        memref.store %v, %tile[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK:        gpu_alloc.dealloc %dyn : memref<?xf32, 3 : i64>
 // CHECK-NOT:  memref.alloc

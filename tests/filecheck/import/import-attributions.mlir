@@ -25,11 +25,11 @@ gpu.module @m {
 
 // CHECK:      "gpu.func"() <{function_type = (memref<32xf32>) -> (), kernel}> ({
 // CHECK-NEXT: ^bb0(%out: memref<32xf32>):
-// CHECK-NEXT:   %stage = gpu_alloc.alloc "stage" align 32 : memref<32xf32, 3 : i32>
-// CHECK-NEXT:   %flags = gpu_alloc.alloc "flags" : memref<4xi32, 3 : i32>
-// CHECK-NEXT:   %acc = gpu_alloc.alloc "acc" : memref<2xf32, 5 : i32>
+// CHECK-NEXT:   %stage = gpu_alloc.alloc "stage" align 32 : memref<32xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:   %flags = gpu_alloc.alloc "flags" : memref<4xi32, 3 : i64>
+// CHECK-NEXT:   %acc = gpu_alloc.alloc "acc" : memref<2xf32, #gpu.address_space<private>>
 // CHECK:      }) {sym_name = "k", gpu.kernel} : () -> ()
 // CHECK:      "gpu.func"() <{function_type = (f32) -> ()}> ({
 // CHECK-NEXT: ^bb0(%x: f32):
-// CHECK-NEXT:   %scratch = gpu_alloc.alloc "scratch" : memref<8xf32, 3 : i32>
+// CHECK-NEXT:   %scratch = gpu_alloc.alloc "scratch" : memref<8xf32, #gpu.address_space<workgroup>>
 // CHECK:      }) {sym_name = "device"} : () -> ()

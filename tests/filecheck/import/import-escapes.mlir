@@ -25,11 +25,11 @@ gpu.module @m {
   }
 }
 
-// CHECK: %to_nvgpu = memref.alloc() : memref<8xf32, 3 : i32>
-// CHECK: %viewed = memref.alloc() : memref<8xf32, 3 : i32>
-// CHECK: %called = memref.alloc() : memref<8xf32, 3 : i32>
-// CHECK: %fine = gpu_alloc.alloc "fine" : memref<8xf32, 3 : i32>
-// CHECK: %returned = memref.alloc() : memref<8xf32, 3 : i32>
+// CHECK: %to_nvgpu = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: %viewed = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: %called = memref.alloc() : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: %fine = gpu_alloc.alloc "fine" : memref<8xf32, #gpu.address_space<workgroup>>
+// CHECK: %returned = memref.alloc() : memref<8xf32, 3 : i64>
 
 // REMARK-DAG: import-gpu-allocs: remark: in 'k': memref.alloc %to_nvgpu stays as it is: its storage is passed to an unregistered op ('nvgpu.device_async_copy')
 // REMARK-DAG: import-gpu-allocs: remark: in 'k': memref.alloc %viewed stays as it is: its storage is passed to an unregistered op ('test.use')

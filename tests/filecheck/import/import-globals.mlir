@@ -22,11 +22,11 @@ module attributes {gpu.container_module} {
   }
 }
 
-// CHECK:      "memref.global"() <{sym_visibility = "private", sym_name = "shared_by_two", type = memref<4xf32, 3 : i32>, initial_value}> : () -> ()
+// CHECK:      "memref.global"() <{sym_visibility = "private", sym_name = "shared_by_two", type = memref<4xf32, #gpu.address_space<workgroup>>, initial_value}> : () -> ()
 // CHECK-NOT:  sym_name = "tile"
 // CHECK:      ^bb0(%out: memref<16xf32>):
-// CHECK-NEXT:   %tile = gpu_alloc.alloc "tile" : memref<16xf32, 3 : i32>
-// CHECK:        memref.store %v, %tile[%tx] : memref<16xf32, 3 : i32>
-// CHECK:        %s = memref.get_global @shared_by_two : memref<4xf32, 3 : i32>
+// CHECK-NEXT:   %tile = gpu_alloc.alloc "tile" : memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK:        memref.store %v, %tile[%tx] : memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK:        %s = memref.get_global @shared_by_two : memref<4xf32, #gpu.address_space<workgroup>>
 
 // REMARK: import-gpu-allocs: remark: workgroup global @shared_by_two stays as it is: it is used by more than one kernel or function

@@ -22,7 +22,7 @@ func.func @workgroup_code() {
   return
 }
 
-// CHECK: %buf = gpu_alloc.alloc "buf" : memref<32xf32, 3 : i32>
-// CHECK: %a = gpu_alloc.alloc "a" : memref<128xf32, 3 : i32>
+// CHECK: %buf = gpu_alloc.alloc "buf" : memref<32xf32, #gpu.address_space<workgroup>>
+// CHECK: %a = gpu_alloc.alloc "a" : memref<128xf32, #gpu.address_space<workgroup>>
 
 // REMARK-NOT: remark

@@ -37,7 +37,7 @@ gpu.module @m {
 // ALWAYS:     kernel @disjoint: 2 barrier stage(s)
 // ALWAYS:     shared backing 'shared_alloc': unfused 1664 B, fused 1536 B
 // ALWAYS:      "gpu.barrier"() : () -> ()
-// ALWAYS-NEXT: memref.store %cst_f32, %c[%{{.*}}] : memref<32xf32, 3 : i32>
+// ALWAYS-NEXT: memref.store %cst_f32, %c[%{{.*}}] : memref<32xf32, #gpu.address_space<workgroup>>
 
 // TOO-SMALL-NOT: inserted
 // TOO-SMALL:     error: kernel 'disjoint' needs 1664 bytes of shared memory, over the limit of 1500

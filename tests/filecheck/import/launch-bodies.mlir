@@ -35,10 +35,10 @@ func.func @host(%n: index, %out: memref<64xf32>) {
 
 // FUSE-NOT:  remark
 // FUSE:      "gpu.launch"
-// FUSE:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<256xi8, 3 : i32>
+// FUSE:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "a", offset = 0 : i64, bytes = 256 : i64, stages = array<i64: 0, 1>}, {name = "b", offset = 0 : i64, bytes = 256 : i64, stages = array<i64: 2, 3>}]} : memref<256xi8, #gpu.address_space<workgroup>>
 // FUSE:      %a = gpu_alloc.alias "a"
 // FUSE:      %b = gpu_alloc.alias "b"
-// FUSE:      %p = gpu_alloc.alloc "p" : memref<4xf32, 5 : i32>
+// FUSE:      %p = gpu_alloc.alloc "p" : memref<4xf32, #gpu.address_space<private>>
 
 // REPORT:      kernel gpu.launch in host: 4 barrier stage(s)
 // REPORT-NEXT:   Func             space      bytes   offset  lifetime
@@ -49,12 +49,12 @@ func.func @host(%n: index, %out: memref<64xf32>) {
 // Lowered, the backing is a private space-3 global beside the host function, aligned to
 // 16, read in the body (gpu-kernel-outlining clones it into the kernel's gpu.module);
 // the private buffer is an alloca at the entry of the body.
-// LOWER:      "memref.global"() <{sym_name = "host__shared_alloc", type = memref<256xi8, 3 : i32>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
+// LOWER:      "memref.global"() <{sym_name = "host__shared_alloc", type = memref<256xi8, #gpu.address_space<workgroup>>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
 // LOWER:      func.func @host
 // LOWER:      "gpu.launch"
 // LOWER-NEXT: ^bb0(%bx: index, %by: index, %bz: index, %tx: index, %ty: index, %tz: index, %gx: index, %gy: index, %gz: index, %sx: index, %sy: index, %sz: index):
-// LOWER-NEXT:   %p = memref.alloca() {{.*}}: memref<4xf32, 5 : i32>
-// LOWER:        %shared_alloc = memref.get_global @host__shared_alloc : memref<256xi8, 3 : i32>
-// LOWER-NEXT:   %a = memref.view %shared_alloc[%c0][] : memref<256xi8, 3 : i32> to memref<64xf32, 3 : i32>
-// LOWER-NEXT:   %b = memref.view %shared_alloc[%c0][] : memref<256xi8, 3 : i32> to memref<64xf32, 3 : i32>
+// LOWER-NEXT:   %p = memref.alloca() {{.*}}: memref<4xf32, #gpu.address_space<private>>
+// LOWER:        %shared_alloc = memref.get_global @host__shared_alloc : memref<256xi8, #gpu.address_space<workgroup>>
+// LOWER-NEXT:   %a = memref.view %shared_alloc[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// LOWER-NEXT:   %b = memref.view %shared_alloc[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
 // LOWER-NOT:  gpu_alloc

@@ -27,9 +27,9 @@ func.func @f(%n: index, %buf: memref<64xf32>) {
 
 // IMPORT:      "gpu.launch"
 // IMPORT-NEXT: ^bb0(%bx: index, %by: index, %bz: index, %tx: index, %ty: index, %tz: index, %gx: index, %gy: index, %gz: index, %sx: index, %sy: index, %sz: index):
-// IMPORT-NEXT:   %w = gpu_alloc.alloc "w" : memref<64xf32, 3 : i32>
-// IMPORT-NEXT:   %w2 = gpu_alloc.alloc "w2" : memref<64xf32, 3 : i32>
-// IMPORT-NEXT:   %p = gpu_alloc.alloc "p" : memref<4xf32, 5 : i32>
+// IMPORT-NEXT:   %w = gpu_alloc.alloc "w" : memref<64xf32, #gpu.address_space<workgroup>>
+// IMPORT-NEXT:   %w2 = gpu_alloc.alloc "w2" : memref<64xf32, #gpu.address_space<workgroup>>
+// IMPORT-NEXT:   %p = gpu_alloc.alloc "p" : memref<4xf32, #gpu.address_space<private>>
 // IMPORT-NOT:    workgroup_attributions
 
 // Without import-gpu-allocs, fuse says what it leaves alone.
@@ -39,6 +39,6 @@ func.func @f(%n: index, %buf: memref<64xf32>) {
 // REPORT:        shared backing 'shared_alloc': unfused 512 B, fused 256 B
 
 // OUTLINED:      gpu.func @f_kernel
-// OUTLINED:        memref.alloca() {{.*}}: memref<4xf32, 5 : i32>
-// OUTLINED:        memref.get_global @f__shared_alloc : memref<256xi8, 3 : i32>
-// OUTLINED:      memref.global "private" @f__shared_alloc : memref<256xi8, 3 : i32> = uninitialized {alignment = 16 : i64}
+// OUTLINED:        memref.alloca() {{.*}}: memref<4xf32, #gpu.address_space<private>>
+// OUTLINED:        memref.get_global @f__shared_alloc : memref<256xi8, #gpu.address_space<workgroup>>
+// OUTLINED:      memref.global "private" @f__shared_alloc : memref<256xi8, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64, gpu_alloc.layout = [{bytes = 256 : i64, name = "w", offset = 0 : i64, stages = array<i64: 0, 1>}, {bytes = 256 : i64, name = "w2", offset = 0 : i64, stages = array<i64: 2, 2>}]}

@@ -2,7 +2,8 @@
 // Shapes of the fused form: single shared, single heap, overlapping lifetimes,
 // two kernels, idempotence.
 
-// A kernel with exactly one shared allocation keeps it as it is (hoisted to the entry).
+// A kernel with exactly one shared allocation keeps it as it is: it is in the entry
+// block already, so nothing moves.
 builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
     "gpu.func"() <{function_type = () -> (), kernel}> ({
@@ -16,9 +17,9 @@ builtin.module {
 }
 // CHECK-LABEL: sym_name = "m"
 // CHECK:       "gpu.func"() <{function_type = () -> (), kernel}> ({
-// CHECK-NEXT:    %f = gpu_alloc.alloc "f" : memref<17xi32, 3 : i32>
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %v = arith.constant 1 : i32
+// CHECK-NEXT:    %f = gpu_alloc.alloc "f" : memref<17xi32, 3 : i32>
 // CHECK-NEXT:    memref.store %v, %f[%c0] : memref<17xi32, 3 : i32>
 // CHECK-NOT:     gpu_alloc.alias
 
@@ -38,8 +39,9 @@ builtin.module {
   }) : () -> ()
 }
 // CHECK-LABEL: sym_name = "m"
-// CHECK:         %f = gpu_alloc.alloc "f" : memref<17xi32, 1 : i32>
-// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK:         %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %v = arith.constant 1 : i32
+// CHECK-NEXT:    %f = gpu_alloc.alloc "f" : memref<17xi32, 1 : i32>
 // CHECK-NOT:     gpu.block_id
 // CHECK-NOT:     global_alloc
 // CHECK:         memref.store %v, %f[%{{.*}}] : memref<17xi32, 1 : i32>
@@ -70,7 +72,8 @@ builtin.module {
   }) : () -> ()
 }
 // CHECK-LABEL: sym_name = "m"
-// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<96xi8, 3 : i32>
+// The backing records each Func's bytes and the stages it is live in (all three: 0-1).
+// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "c", offset = 0 : i64, bytes = 48 : i64, stages = array<i64: 0, 1>}, {name = "b", offset = 48 : i64, bytes = 32 : i64, stages = array<i64: 0, 1>}, {name = "a", offset = 80 : i64, bytes = 16 : i64, stages = array<i64: 0, 1>}]} : memref<96xi8, 3 : i32>
 
 // -----
 
@@ -99,11 +102,11 @@ builtin.module {
   }) : () -> ()
 }
 // CHECK-LABEL: sym_name = "m"
-// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<32xi8, 3 : i32>
+// CHECK:       %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = {{.*}}} : memref<32xi8, 3 : i32>
 // CHECK:       gpu_alloc.offset_pointer %shared_alloc[
 // CHECK:       gpu_alloc.offset_pointer %shared_alloc[
 // CHECK:       sym_name = "k1"
-// CHECK:       %[[B2:.*]] = gpu_alloc.alloc "shared_alloc_1" backing align 16 : memref<32xi8, 3 : i32>
+// CHECK:       %[[B2:.*]] = gpu_alloc.alloc "shared_alloc_1" backing align 16 {gpu_alloc.layout = {{.*}}} : memref<32xi8, 3 : i32>
 // CHECK:       gpu_alloc.offset_pointer %[[B2]][
 // CHECK:       gpu_alloc.offset_pointer %[[B2]][
 // CHECK:       sym_name = "k2"

@@ -14,7 +14,8 @@
 // CHECK:      ^bb0(%in: memref<67x67xi32>, %out: memref<64x64xi32>):
 // CHECK-NEXT:   %c400 = arith.constant 400 : index
 // CHECK-NEXT:   %c0 = arith.constant 0 : index
-// CHECK:        %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<884xi8, 3 : i32>
+// The record: each Func's bytes with the lifetime above.
+// CHECK:        %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "f2", offset = 0 : i64, bytes = 400 : i64, stages = array<i64: 1, 2>}, {name = "f1", offset = 400 : i64, bytes = 484 : i64, stages = array<i64: 0, 1>}, {name = "f3", offset = {{400|416|432|448|464|480|496|512|528|544|560}} : i64, bytes = 324 : i64, stages = array<i64: 2, 3>}]} : memref<884xi8, 3 : i32>
 // CHECK-NEXT:   %[[P1:.*]] = gpu_alloc.offset_pointer %shared_alloc[%c400] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
 // CHECK-NEXT:   %f1 = gpu_alloc.alias "f1" %[[P1]] : !gpu_alloc.ptr<3 : i32> -> memref<11x11xi32, 3 : i32>
 // CHECK-NEXT:   %[[P2:.*]] = gpu_alloc.offset_pointer %shared_alloc[%c0] : memref<884xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>

@@ -31,7 +31,7 @@ builtin.module {
 // CHECK:      "gpu.func"() <{function_type = (index) -> (), kernel}> ({
 // CHECK-NEXT: ^bb0(%n: index):
 // CHECK-NEXT:   %c0 = arith.constant 0 : index
-// CHECK-NEXT:   %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<128xi8, 3 : i32>
+// CHECK-NEXT:   %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "a", offset = 0 : i64, bytes = 128 : i64, stages = array<i64: 0, 1>}, {name = "b", offset = 0 : i64, bytes = 128 : i64, stages = array<i64: 2, 3>}]} : memref<128xi8, 3 : i32>
 // CHECK-NEXT:   %[[PA:.*]] = gpu_alloc.offset_pointer %shared_alloc[%c0] : memref<128xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
 // CHECK-NEXT:   %a = gpu_alloc.alias "a" %[[PA]] : !gpu_alloc.ptr<3 : i32> -> memref<32xi32, 3 : i32>
 // CHECK-NEXT:   %[[PB:.*]] = gpu_alloc.offset_pointer %shared_alloc[%c0] : memref<128xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>

@@ -42,7 +42,7 @@ builtin.module {
 // CHECK-NEXT:   %c4 = arith.constant 4 : index
 // CHECK-NEXT:   %[[ABYTES:.*]] = arith.muli %c4, %n2 : index
 // CHECK-NEXT:   %[[TOTAL:.*]] = arith.addi %[[AOFF]], %[[ABYTES]] : index
-// CHECK-NEXT:   %shared_alloc = gpu_alloc.alloc "shared_alloc"(%[[TOTAL]]) backing align 16 : memref<?xi8, 3 : i32>
+// CHECK-NEXT:   %shared_alloc = gpu_alloc.alloc "shared_alloc"(%[[TOTAL]]) backing align 16 {gpu_alloc.layout = [{name = "b", offset = 0 : i64, bytes = 64 : i64, stages = array<i64: 0, 0>}]} : memref<?xi8, 3 : i32>
 // CHECK-NEXT:   %[[PB:.*]] = gpu_alloc.offset_pointer %shared_alloc[%[[C0]]] : memref<?xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>
 // CHECK-NEXT:   %b = gpu_alloc.alias "b" %[[PB]] : !gpu_alloc.ptr<3 : i32> -> memref<16xi32, 3 : i32>
 // CHECK-NEXT:   %[[PA:.*]] = gpu_alloc.offset_pointer %shared_alloc[%[[AOFF]]] : memref<?xi8, 3 : i32> -> !gpu_alloc.ptr<3 : i32>

@@ -44,9 +44,9 @@ gpu.module @m {
 // ALWAYS:      kernel @loop: 5 barrier stage(s)
 // ALWAYS:      shared backing 'shared_alloc': unfused 512 B, fused 256 B
 // ALWAYS-IR:      scf.for
-// ALWAYS-IR:        %a = memref.load %A[%{{.*}}] : memref<64xi32, 3 : i32>
+// ALWAYS-IR:        %a = memref.load %A[%{{.*}}] : memref<64xi32, #gpu.address_space<workgroup>>
 // ALWAYS-IR-NEXT:   "gpu.barrier"() : () -> ()
-// ALWAYS-IR-NEXT:   memref.store %a, %B[%t] : memref<64xi32, 3 : i32>
+// ALWAYS-IR-NEXT:   memref.store %a, %B[%t] : memref<64xi32, #gpu.address_space<workgroup>>
 // ALWAYS-IR:        memref.store %b, %out[%t] : memref<64xi32>
 // ALWAYS-IR-NEXT:   "gpu.barrier"() : () -> ()
 // ALWAYS-IR-NEXT: }
@@ -89,6 +89,6 @@ gpu.module @m {
 // ALWAYS:      kernel @branch: 4 barrier stage(s)
 // ALWAYS:      shared backing 'shared_alloc': unfused 512 B, fused 256 B
 // ALWAYS-IR:      scf.if %uniform {
-// ALWAYS-IR:        %p = memref.load %P[%{{.*}}] : memref<64xi32, 3 : i32>
+// ALWAYS-IR:        %p = memref.load %P[%{{.*}}] : memref<64xi32, #gpu.address_space<workgroup>>
 // ALWAYS-IR-NEXT:   "gpu.barrier"() : () -> ()
-// ALWAYS-IR-NEXT:   memref.store %p, %Q[%t] : memref<64xi32, 3 : i32>
+// ALWAYS-IR-NEXT:   memref.store %p, %Q[%t] : memref<64xi32, #gpu.address_space<workgroup>>

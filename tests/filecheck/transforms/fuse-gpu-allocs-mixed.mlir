@@ -13,7 +13,8 @@
 // CHECK-NEXT:   w                shared        80 {{ *}}{{[0-9]*(0|16|32|48|64|80|96|112|128|144)}}  [1, 2]
 // CHECK-NEXT:   c                shared        34 {{ *}}{{[0-9]*(0|16|32|48|64|80|96|112|128|144)}}  [2, 3]
 // CHECK-NEXT:   shared backing 'shared_alloc': unfused 187 B, fused 164 B, lower bound 164 B, Halide grouping 176 B (optimal)
-// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 : memref<164xi8, 3 : i32>
+// The record gives each Func its bytes and the lifetime above; only a and c share.
+// CHECK:      %shared_alloc = gpu_alloc.alloc "shared_alloc" backing align 16 {gpu_alloc.layout = [{name = "w", offset = 0 : i64, bytes = 80 : i64, stages = array<i64: 1, 2>}, {name = "a", offset = 80 : i64, bytes = 37 : i64, stages = array<i64: 0, 1>}, {name = "c", offset = 80 : i64, bytes = 34 : i64, stages = array<i64: 2, 3>}, {name = "b", offset = 128 : i64, bytes = 36 : i64, stages = array<i64: 0, 2>}], gpu_alloc.proven_optimal} : memref<164xi8, 3 : i32>
 // CHECK:      %a = gpu_alloc.alias "a" %{{.*}} : !gpu_alloc.ptr<3 : i32> -> memref<37xi8, 3 : i32>
 // CHECK:      %b = gpu_alloc.alias "b" %{{.*}} : !gpu_alloc.ptr<3 : i32> -> memref<18xi16, 3 : i32>
 // CHECK:      %w = gpu_alloc.alias "w" %{{.*}} : !gpu_alloc.ptr<3 : i32> -> memref<20xf32, 3 : i32>

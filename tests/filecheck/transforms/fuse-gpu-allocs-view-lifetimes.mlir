@@ -29,7 +29,7 @@ gpu.module @m {
 // CHECK-NEXT: Y {{.*}} 256 {{.*}} 0  [0, 1]
 // CHECK:      shared backing 'shared_alloc': unfused 512 B, fused 256 B
 
-// IR:      %[[X:.*]] = memref.view %shared_alloc[%{{.*}}][] : memref<256xi8, 3 : i32> to memref<64xi32, 3 : i32>
+// IR:      %[[X:.*]] = memref.view %shared_alloc[%{{.*}}][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xi32, #gpu.address_space<workgroup>>
 // IR:      memref.subview %[[X]][0] [64] [1]
 
 // -----

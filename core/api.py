@@ -1,0 +1,139 @@
+"""The public Python API of gpu_alloc, in one import (documented in docs/api.md).
+
+    from gpu_alloc.api import register, parse, fuse, FlattenAliasesPass, simulate, emit_ptx
+
+- Setting up: `register(ctx)` loads every dialect xDSL and its plugins know into an xDSL
+  `Context`, with MLIR's syntax for `gpu` and `memref` (what `gpu-alloc-opt` reads);
+  `parse(text)` parses and verifies MLIR text with it.
+- Passes: every pass class of the project (`PASSES` by name); each is a frozen dataclass
+  `ModulePass` whose fields are its options.
+- Fusion as data: `fuse(module)` runs `fuse-gpu-allocs` and returns a `FusionResult`;
+  `fusion_result(module)` reads the same result back from fused (or fused and flattened) IR.
+- Running kernels: `simulate(module, grid=..., block=..., arrays=...)` on your numpy arrays.
+- PTX: `emit_ptx(module, chip=...)`, `emit_ptx_modules`, and CUDA's assembler as a check:
+  `assemble(ptx, chip)` (`ptxas -v`: registers and shared bytes per kernel), `have_ptxas()`.
+- Errors: a pass's user error is a `GpuAllocPassError` (its `op` is the op it is about); the
+  module is then exactly as it was.
+
+Nothing here is defined twice: each name is the project's own object, re-exported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
+from gpu_alloc.lowering.ptx import PtxTarget, emit_ptx, emit_ptx_modules
+from gpu_alloc.lowering.ptxas import KernelResources, PtxasError, assemble
+from gpu_alloc.lowering.targets import TargetOptionError
+from gpu_alloc.lowering.toolchain import ToolchainError, have_mlir_opt, have_ptxas
+from gpu_alloc.sim import SimulationError, SimulationResult, simulate
+from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
+from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.fusion_result import (
+    FuncPlacement,
+    FusionResult,
+    KernelFusion,
+    SpaceFusion,
+    from_reports,
+    read_fusion_result,
+)
+from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+from gpu_alloc.transforms.pad_shared_allocs import PadSharedAllocsPass
+from gpu_alloc.transforms.partition_loops import PartitionLoopsPass
+from gpu_alloc.transforms.remove_dead_allocs import RemoveDeadAllocsPass
+from gpu_alloc.transforms.stripe_lane_allocs import StripeLaneAllocsPass
+from gpu_alloc.universe import register_dialects
+from gpu_alloc.version import __version__
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+PASSES: dict[str, type[ModulePass]] = {
+    p.name: p
+    for p in (
+        ImportGpuAllocsPass,
+        PadSharedAllocsPass,
+        FuseGpuAllocsPass,
+        RemoveDeadAllocsPass,
+        PartitionLoopsPass,
+        StripeLaneAllocsPass,
+        FlattenAliasesPass,
+        LowerGpuAllocsPass,
+    )
+}
+"""Every pass of the project by its command-line name, in pipeline order."""
+
+
+def register(ctx: Context | None = None) -> Context:
+    """Loads into `ctx` (a new `Context` if None) every dialect xDSL and its plugins know,
+    this package's `gpu_alloc` included, with MLIR's custom syntax for `gpu` and `memref`
+    (`gpu.module @k {`, `gpu.func ... kernel workgroup(...)`, `#gpu.address_space<...>`),
+    as `gpu-alloc-opt` does. Dialects are loaded lazily, on first use. Returns `ctx`."""
+    ctx = Context() if ctx is None else ctx
+    register_dialects(ctx)
+    return ctx
+
+
+def parse(text: str, ctx: Context | None = None, file_name: str = "<string>") -> ModuleOp:
+    """Parses MLIR text (generic or custom form) and verifies it.
+
+    Raises xDSL's `ParseError` or `VerifyException` for bad input."""
+    from gpu_alloc.dialect.mlir_gpu import MlirNameParser
+
+    module = MlirNameParser(register(ctx), text, file_name).parse_module()
+    module.verify()
+    return module
+
+
+def fuse(module: ModuleOp, **options: Any) -> FusionResult:
+    """Runs `fuse-gpu-allocs` on `module` in place, exactly as the pass (barrier insertion,
+    remarks and all), and returns what it did. `options` are the pass's fields
+    (`alignment=16`, `max_shared_bytes=...`, `chip="sm_90"`, `insert_barriers="always"`, ...).
+    Raises `GpuAllocPassError` (the module unchanged) for what the pass refuses."""
+    return from_reports(FuseGpuAllocsPass(**options).run(module))
+
+
+def fusion_result(module: ModuleOp) -> FusionResult:
+    """The fusion result recorded in IR that `fuse-gpu-allocs` produced, before or after
+    `flatten-aliases` (not after lowering): what `fuse` returned, except that Funcs with a
+    run-time offset or size are missing, hand-written backings are listed too, and in
+    kernels with loops the stage intervals (derived from the aliases) can differ."""
+    return read_fusion_result(module)
+
+
+__all__ = [
+    "PASSES",
+    "FlattenAliasesPass",
+    "FuncPlacement",
+    "FuseGpuAllocsPass",
+    "FusionResult",
+    "GpuAllocPassError",
+    "ImportGpuAllocsPass",
+    "KernelFusion",
+    "KernelResources",
+    "LowerGpuAllocsPass",
+    "PadSharedAllocsPass",
+    "PartitionLoopsPass",
+    "PtxTarget",
+    "PtxasError",
+    "RemoveDeadAllocsPass",
+    "SimulationError",
+    "SimulationResult",
+    "SpaceFusion",
+    "StripeLaneAllocsPass",
+    "TargetOptionError",
+    "ToolchainError",
+    "__version__",
+    "assemble",
+    "emit_ptx",
+    "emit_ptx_modules",
+    "fuse",
+    "fusion_result",
+    "have_mlir_opt",
+    "have_ptxas",
+    "parse",
+    "register",
+    "simulate",
+]

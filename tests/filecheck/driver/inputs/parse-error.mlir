@@ -1,0 +1,2 @@
+// Input of stock-xdsl-opt.mlir's PARSE run.
+%x = "arith.constant"() : () -> 42

@@ -1,0 +1,161 @@
+"""Issue 19 §5: a kernel's shared memory includes what the functions it calls allocate.
+
+ptxas counts every `.shared` array a kernel reaches, its callees' included, and refuses
+more than 48 KiB of them. fuse-gpu-allocs says so first, located at the kernel: the
+expected verdicts come from ptxas itself, on the PTX the pipeline emits when the check is
+switched off.
+"""
+
+from __future__ import annotations
+
+import corpus
+import pytest
+from fuzz_cli import run_tool
+from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.ptx import emit_ptx
+from gpu_alloc.lowering.ptxas import PtxasError, assemble
+from gpu_alloc.transforms import FuseGpuAllocsPass, fusion_analysis
+from gpu_alloc.transforms import fuse_gpu_allocs as fuse
+from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
+from xdsl.context import Context
+from xdsl.dialects import gpu
+
+WORKGROUP = "#gpu.address_space<workgroup>"
+
+
+def _module(kernel_floats: int, helper_floats: int, called: bool = True) -> str:
+    """A kernel with one shared buffer that calls a device function with another."""
+    call = "    func.call @helper(%out, %t) : (memref<64xf32>, index) -> ()\n" if called else ""
+    return f"""
+gpu.module @m {{
+  func.func @helper(%out: memref<64xf32>, %t: index) {{
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    %h = memref.alloc() : memref<{helper_floats}xf32, {WORKGROUP}>
+    memref.store %v, %h[%t] : memref<{helper_floats}xf32, {WORKGROUP}>
+    gpu.barrier
+    %x = memref.load %h[%c0] : memref<{helper_floats}xf32, {WORKGROUP}>
+    memref.store %x, %out[%t] : memref<64xf32>
+    return
+  }}
+  gpu.func @k(%out: memref<64xf32>) kernel {{
+    %c0 = arith.constant 0 : index
+    %t = gpu.thread_id x
+    %v = arith.constant 2.0 : f32
+    %a = memref.alloc() : memref<{kernel_floats}xf32, {WORKGROUP}>
+    memref.store %v, %a[%t] : memref<{kernel_floats}xf32, {WORKGROUP}>
+    gpu.barrier
+    %x = memref.load %a[%c0] : memref<{kernel_floats}xf32, {WORKGROUP}>
+    memref.store %x, %out[%t] : memref<64xf32>
+{call}    gpu.return
+  }}
+}}
+"""
+
+
+def _fused(text: str, **options):
+    module = corpus.parse(text)
+    import_gpu_allocs(module)
+    FuseGpuAllocsPass(**options).apply(Context(), module)
+    return module
+
+
+def _ptxas_verdict(text: str, monkeypatch: pytest.MonkeyPatch, chip: str) -> str | None:
+    """What ptxas says of the kernel fused without the callee check (None: accepted)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(fuse, "check_shared_limit", lambda plan, limit, callees=(): None)
+        module = _fused(text, chip=chip)
+    try:
+        assemble(emit_ptx(module, chip=chip, backend="mlir"), chip=chip)
+    except PtxasError as error:
+        return str(error)
+    return None
+
+
+KIB40 = 10240
+"""40 KiB of f32."""
+
+
+def test_a_kernel_and_its_callee_over_48_kib_are_refused_at_the_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    text = _module(KIB40, KIB40)
+    verdict = _ptxas_verdict(text, monkeypatch, "sm_90")
+    assert verdict is not None and "too much shared data" in verdict
+    with pytest.raises(GpuAllocPassError) as error:
+        _fused(text)
+    message = error.value.message
+    assert message.startswith("kernel 'k' needs 81920 bytes of shared memory with the functions")
+    assert "(40960 B its own; 'helper' 40960 B)" in message
+    assert "over the limit of 49152 (max-shared-bytes)" in message
+    assert isinstance(error.value.op, gpu.FuncOp)
+
+
+def test_a_larger_chip_limit_does_not_lift_ptxas_static_limit(monkeypatch: pytest.MonkeyPatch):
+    """With sm_90's 227 KiB, 80 KiB in two static arrays is still more than ptxas takes."""
+    text = _module(KIB40, KIB40)
+    assert "too much shared data" in (_ptxas_verdict(text, monkeypatch, "sm_90") or "")
+    with pytest.raises(GpuAllocPassError, match="in static .shared arrays .* over ptxas's limit"):
+        _fused(text, chip="sm_90")
+
+
+def test_a_device_function_alone_over_48_kib_is_refused(monkeypatch: pytest.MonkeyPatch):
+    text = _module(16, 14336)  # 56 KiB in the device function
+    assert "too much shared data" in (_ptxas_verdict(text, monkeypatch, "sm_90") or "")
+    with pytest.raises(GpuAllocPassError, match="'helper' needs 57344 bytes .* static .shared"):
+        _fused(text, chip="sm_90")
+
+
+@pytest.mark.parametrize("called", [True, False])
+def test_what_fits_is_fused_and_assembles(called: bool, monkeypatch: pytest.MonkeyPatch):
+    text = _module(5120, 5120, called)  # 20 KiB each
+    assert _ptxas_verdict(text, monkeypatch, "sm_90") is None
+    module = _fused(text)
+    resources = assemble(emit_ptx(module, backend="mlir"))
+    assert resources["k"].shared_bytes == (40960 if called else 20480)
+
+
+def test_the_check_counts_what_the_plans_say():
+    plans = {}
+    module = corpus.parse(_module(KIB40, 16))
+    import_gpu_allocs(module)
+    for unit in fuse.fusion_units(module).units:
+        plans[unit.sym_name.data] = fusion_analysis.plan_kernel(
+            unit, FuseGpuAllocsPass().fuse_options()
+        )
+    fusion_analysis.check_shared_limit(plans["k"], 49152, [plans["helper"]])
+    with pytest.raises(GpuAllocPassError, match="40960 B its own; 'helper' 64 B"):
+        fusion_analysis.check_shared_limit(plans["k"], 41000, [plans["helper"]])
+
+
+def test_a_negative_limit_is_an_option_error_not_a_limit(tmp_path):
+    """`max-shared-bytes=-1` was accepted, then reported as "over the limit of -1"."""
+    source = tmp_path / "k.mlir"
+    source.write_text(_module(16, 16))
+    outcome = run_tool("opt", [str(source), "-p", "fuse-gpu-allocs{max-shared-bytes=-1}"])
+    assert outcome.code == 1 and outcome.out == ""
+    assert outcome.err.strip() == (
+        f"{source}: error: fuse-gpu-allocs: option max-shared-bytes must be a non-negative "
+        "number of bytes, got -1"
+    )
+    FuseGpuAllocsPass(max_shared_bytes=0).check_options()  # zero bytes is a limit, not a typo
+
+
+def test_over_limit_counts_the_callees_bytes_when_it_decides():
+    """The kernel's two 20 KiB buffers fit 48 KiB on their own (40 KiB), not with the
+    helper's 20 KiB: over-limit inserts the barrier that lets them share (20 + 20 KiB)."""
+    text = _module(5120, 5120).replace(
+        """    %x = memref.load %a[%c0] : memref<5120xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<64xf32>""",
+        """    %x = memref.load %a[%c0] : memref<5120xf32, #gpu.address_space<workgroup>>
+    %b = memref.alloc() : memref<5120xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %b[%t] : memref<5120xf32, #gpu.address_space<workgroup>>
+    %y = memref.load %b[%c0] : memref<5120xf32, #gpu.address_space<workgroup>>
+    memref.store %y, %out[%t] : memref<64xf32>""",
+    )
+    with pytest.raises(GpuAllocPassError, match="needs 61440 bytes"):
+        _fused(text, insert_barriers="never")
+    module = _fused(text)
+    kernel = next(o for o in module.walk() if isinstance(o, gpu.FuncOp))
+    assert sum(isinstance(o, gpu.BarrierOp) for o in kernel.walk()) == 2
+    assert assemble(emit_ptx(module, backend="mlir"))["k"].shared_bytes == 40960
