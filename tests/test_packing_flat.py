@@ -4,7 +4,6 @@ compiled for kernel-sized inputs; what it reaches on the challenging suite withi
 
 from __future__ import annotations
 
-import itertools
 import os
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from gpu_alloc.transforms.packing.search import (
     _Dive,
     key_ranking,
 )
+from test_packing import brute_force_optimum
 
 ROOT = Path(__file__).resolve().parents[1]
 CHALLENGING = ROOT / "bench" / "data" / "challenging"
@@ -51,34 +51,6 @@ def random_items(count: int, seed: int, pins: bool = False) -> list[PackItem]:
             )
         )
     return items
-
-
-def brute_force_fits(items: list[PackItem], capacity: int) -> bool:
-    """Whether some order of "place each at its lowest aligned free address (pinned ones at
-    their pin)" stays within `capacity`; every packing's buffers, placed in order of their
-    offsets this way, land no higher than they were, so this decides feasibility."""
-    for order in itertools.permutations(range(len(items))):
-        placed: list[tuple[int, int]] = []
-        for index in order:
-            item = items[index]
-            offset = item.offset or 0
-            while True:
-                clash = [
-                    o + items[j].size
-                    for j, o in placed
-                    if max(items[j].start, item.start) < min(items[j].end, item.end)
-                    and o < offset + item.size
-                    and offset < o + items[j].size
-                ]
-                if not clash or item.offset is not None:
-                    break
-                offset = -(-max(clash) // item.alignment) * item.alignment
-            if clash or offset + item.size > capacity:
-                break
-            placed.append((index, offset))
-        else:
-            return True
-    return False
 
 
 def flat_answer(search: CanonicalSearch, capacity: int, ranking: Ranking) -> bool:
@@ -112,9 +84,10 @@ def test_flat_search_decides_every_capacity_like_a_brute_force(seed: int):
     search = CanonicalSearch(component)
     rankings = search.rankings[:3] + dynamic_rankings(search)
     bound = component.max_load()
+    optimum = brute_force_optimum(items)
     answers = []
     for capacity in range(bound, int(component.size.sum()) + 8):
-        expected = brute_force_fits(items, capacity)
+        expected = capacity >= optimum
         assert expected == (
             _Dive(
                 search, capacity, Allowance.start(10**7, None), search.rankings[0].rank, 10**7
@@ -135,8 +108,9 @@ def test_pinned_buffers_stay_put_and_are_decided_like_a_brute_force(seed: int):
     component = Component.of(items, list(range(len(items))))
     search = CanonicalSearch(component)
     pinned_top = max((i.offset or 0) + i.size for i in items)
+    optimum = brute_force_optimum(items)
     for capacity in range(component.max_load(), pinned_top + int(component.size.sum()) + 8):
-        expected = brute_force_fits(items, capacity)
+        expected = capacity >= optimum
         for ranking in search.rankings[:2] + dynamic_rankings(search)[:1]:
             found = search._flat().dive(
                 capacity, Allowance.start(10**7, None), search.order(ranking), 10**7
