@@ -206,15 +206,6 @@ class CanonicalSearch:
             )
         return self.flat
 
-    def guided(self, offsets: IntArray, ranking: Ranking) -> Ranking:
-        """A ranking that follows a known packing: by offset, then by `ranking`'s root order.
-
-        Among equally low candidates the search then rebuilds that packing, and where a tighter
-        capacity forbids it, it departs from it as little as its order allows."""
-        rank = np.empty(len(offsets), dtype=np.int64)
-        rank[np.lexsort((ranking.rank, offsets))] = np.arange(len(offsets))
-        return Ranking(rank)
-
     def twin_before(self, rank: IntArray) -> IntArray:
         """For each buffer, the identical buffer ranked just before it (or -1)."""
         twin_before = np.full(len(rank), -1, dtype=np.int64)

@@ -45,8 +45,6 @@ class Improvement:
     """No packing of the component has a smaller peak (a multiple of its quantum)."""
     refutation: tuple[int, int, int] | None
     """(capacity, ranking, nodes) of the dive that proved `lower_bound`, when the search did."""
-    feasible: bool | None = None
-    """For `target`: whether a packing within the capacity exists (None: not decided)."""
 
 
 class Improver:
@@ -121,9 +119,7 @@ class Improver:
         goal = capacity // self.quantum
         if self.best > capacity and goal >= self.low:
             self.ask(goal, self.allowance)
-        outcome = self.outcome()
-        feasible = True if self.best <= capacity else (False if self.low > goal else None)
-        return Improvement(outcome.offsets, outcome.lower_bound, outcome.refutation, feasible)
+        return self.outcome()
 
     def outcome(self) -> Improvement:
         refuted = (self.low - 1) * self.quantum
