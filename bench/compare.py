@@ -131,16 +131,19 @@ def run_minimalloc(binary: str, path: Path, timeout: float, minimise: bool) -> O
     return Outcome(peak, peak == load, seconds)
 
 
-def minimalloc_measured(folder: Path, names: Sequence[str], limit: float) -> dict:
+def minimalloc_measured(
+    folder: Path, names: Sequence[str], limit: float
+) -> dict[str, Outcome | None]:
+    """MiniMalloc on each instance when `MINIMALLOC` names its binary (None: no packing
+    within the limit); empty otherwise."""
     binary = os.environ.get("MINIMALLOC")
     if not binary:
         return {}
-    rows = {}
+    rows: dict[str, Outcome | None] = {}
     for name in names:
-        outcome = run_minimalloc(binary, folder / f"{name}.1048576.csv", limit, False)
-        if outcome is not None:
-            rows[name] = outcome
-            print(f"  MiniMalloc {name}: {outcome.peak} in {outcome.seconds:.2f} s", flush=True)
+        rows[name] = outcome = run_minimalloc(binary, folder / f"{name}.1048576.csv", limit, False)
+        shown = "none" if outcome is None else f"{outcome.peak} in {outcome.seconds:.2f} s"
+        print(f"  MiniMalloc {name}: {shown}", flush=True)
     return rows
 
 
@@ -152,7 +155,7 @@ def suite_table(
     names: Sequence[str],
     before: Mapping[str, Outcome],
     after: Mapping[str, Outcome],
-    measured: Mapping[str, Outcome],
+    measured: Mapping[str, Outcome | None],
     limit: str,
 ) -> list[str]:
     """A-K before and after, with MiniMalloc's figures (measured in this run when given)."""
@@ -176,13 +179,15 @@ def suite_table(
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     yes = {True: "yes", False: "no"}
+    mm = {n: measured[n] if measured else Outcome(**recorded[n]) for n in names}
     for name in names:
-        b, a = before[name], after[name]
-        m = measured.get(name) or Outcome(**recorded[name])
+        b, a, m = before[name], after[name], mm[name]
+        theirs = "none in the limit | no | - |"
+        if m is not None:
+            theirs = f"{m.peak} | {yes[m.proven]} | {m.seconds:.2f} |"
         lines.append(
             f"| {name} | {a.lower_bound} | {b.peak} | {yes[b.proven]} | {b.seconds:.2f} "
-            f"| **{a.peak}** | {yes[a.proven]} | {a.seconds:.2f} | {m.peak} | {yes[m.proven]} "
-            f"| {m.seconds:.2f} |"
+            f"| **{a.peak}** | {yes[a.proven]} | {a.seconds:.2f} | {theirs}"
         )
     provable = [name for name in names if name in PROVABLE]
 
