@@ -22,6 +22,24 @@ def _dialect() -> Dialect:
     return GpuAlloc
 
 
+def _nvgpu() -> Dialect:
+    from gpu_alloc.dialect.mlir_nvgpu import NVGPU
+
+    return NVGPU
+
+
+def _amdgpu() -> Dialect:
+    from gpu_alloc.dialect.mlir_amdgpu import AMDGPU
+
+    return AMDGPU
+
+
+def _index() -> Dialect:
+    from gpu_alloc.dialect.mlir_index import INDEX
+
+    return INDEX
+
+
 def _mlir_gpu() -> Dialect:
     from gpu_alloc.dialect.mlir_gpu_kernels import MLIR_GPU
 
@@ -34,9 +52,33 @@ def _mlir_memref() -> Dialect:
     return MLIR_MEMREF
 
 
+def _mlir_scf() -> Dialect:
+    from gpu_alloc.dialect.mlir_scf import MLIR_SCF
+
+    return MLIR_SCF
+
+
+def _mlir_affine() -> Dialect:
+    from gpu_alloc.dialect.mlir_affine import MLIR_AFFINE
+
+    return MLIR_AFFINE
+
+
+def _mlir_vector() -> Dialect:
+    from gpu_alloc.dialect.mlir_vector import MLIR_VECTOR
+
+    return MLIR_VECTOR
+
+
 xdsl_fixes.apply()  # `xdsl-opt` loads this module before it parses anything
 
-MLIR_SYNTAX_DIALECTS: dict[str, Callable[[], Dialect]] = {"gpu": _mlir_gpu, "memref": _mlir_memref}
+MLIR_SYNTAX_DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "affine": _mlir_affine,
+    "gpu": _mlir_gpu,
+    "memref": _mlir_memref,
+    "scf": _mlir_scf,
+    "vector": _mlir_vector,
+}
 """xDSL dialects replaced by ones that also read MLIR's custom syntax (`gpu-alloc-opt`,
 `gpu-alloc-sim`); stock `xdsl-opt` keeps xDSL's built-in ones, which read generic form only."""
 
@@ -133,7 +175,12 @@ def _mlir_gpu_frontend() -> type[Frontend]:
 
 
 GPU_ALLOC_UNIVERSE = Universe(
-    all_dialects={"gpu_alloc": _dialect},
+    all_dialects={
+        "gpu_alloc": _dialect,
+        "nvgpu": _nvgpu,
+        "amdgpu": _amdgpu,
+        "index": _index,
+    },
     all_passes=ALL_PASSES,
     all_targets={"ptx": _ptx_target, "amdgcn": _amdgcn_target, "spirv": _spirv_target},
     all_frontends={"mlir-gpu": _mlir_gpu_frontend},

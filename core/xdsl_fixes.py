@@ -30,12 +30,17 @@ them.
 6. `scf.while : () -> () { ... } do { ... }`: with no loop-carried values MLIR writes no
    assignment list at all; xDSL's parser demands one ("'(' expected"). The patched
    parser takes the list as optional.
+
+`xdsl_fixes_mlir` holds the fixes for what else `mlir-opt-22` reads and xDSL does not
+(semi-affine maps, vectors of `i1`/`index` in `arith`, string predicates, `gpu.memcpy`
+shapes, empty attribute bodies); `apply()` installs those too.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from gpu_alloc import xdsl_fixes_mlir
 from xdsl.dialects.builtin import AnyFloatConstr, IndexType, IntegerType, StringAttr, VectorType
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import TypeAttribute
@@ -301,3 +306,4 @@ def apply() -> None:
     _fix_scf_for_result_types()
     _fix_vector_print()
     _fix_scf_while_without_arguments()
+    xdsl_fixes_mlir.apply()

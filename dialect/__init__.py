@@ -15,6 +15,7 @@ from gpu_alloc.dialect.backing import (
 from gpu_alloc.dialect.layout import (
     HEAP_LAYOUT_ATTR,
     LAYOUT_ATTR,
+    LOWER_BOUND_ATTR,
     PROVEN_OPTIMAL_ATTR,
     FuncSlice,
     layout_attr,
@@ -43,6 +44,7 @@ __all__ = [
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",
     "LAYOUT_ATTR",
+    "LOWER_BOUND_ATTR",
     "PROVEN_OPTIMAL_ATTR",
     "FuncSlice",
     "layout_attr",

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
+from gpu_alloc.dialect.mlir_transform import script_op_type
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -104,11 +106,45 @@ class MlirNameParser(Parser):
         content = self.lexer.input.content
         before = content[: self._current_token.span.start].rstrip()
         quoted = before[-1:] in ('"', b'"')  # the input is str or bytes
+        if (script := script_op_type(name, quoted)) is not None:
+            return script
         if not quoted:
-            return super()._get_op_by_name(name)
+            stack = self._parser_state.dialect_stack
+            op_type = self.ctx.get_optional_op(name, dialect_stack=stack)
+            if op_type is None or issubclass(op_type, UnregisteredOp):
+                end = len(before)  # at the name, not at what follows it
+                start = max(end - len(name), 0)
+                self.raise_error(
+                    unknown_custom_op_message(name, self.ctx.allow_unregistered), start, end
+                )
+            return op_type
         if op_type := self.ctx.get_optional_op(name):
             return op_type
-        self.raise_error(f"Operation {name} is not registered")
+        self.raise_error(
+            f"Operation {name} is not registered (pass --allow-unregistered-dialect to "
+            "read it as an unregistered op)"
+        )
+
+    def _parse_dialect_type_or_attribute_body(
+        self, attr_name: str, is_type: bool, is_opaque: bool, starting_opaque_pos: Any
+    ) -> Any:
+        """MLIR's own dialects' attributes and types that no loaded dialect defines are
+        kept as text (`mlir_attributes`)."""
+        opaque_attribute_type(self.ctx, attr_name, is_type, is_opaque)
+        return super()._parse_dialect_type_or_attribute_body(
+            attr_name, is_type, is_opaque, starting_opaque_pos
+        )
+
+
+def unknown_custom_op_message(name: str, unregistered_allowed: bool) -> str:
+    """Why a custom-form op cannot be read, and what to do about it."""
+    generic = f'the generic form ("{name}"(...) ... : (...) -> (...), as mlir-opt --mlir-print-op-generic writes it)'
+    if unregistered_allowed:
+        return f"operation '{name}' is not defined here, so its custom form cannot be read: give it in {generic}"
+    return (
+        f"operation '{name}' is not defined here: pass --allow-unregistered-dialect and give "
+        f"it in {generic}"
+    )
 
 
 # ---------------------------------------------------------------------------- shared syntax
@@ -199,6 +235,8 @@ def _create_index_op(cls: type[_Op], parser: Parser, props: dict[str, Attribute]
         # MLIR's inherent attribute, kept in the dictionary (MLIR reads it back there)
         attributes["upper_bound"] = IntegerAttr(parser.parse_integer(), IndexType())
     attributes.update(attr_dict(parser))
+    if parser.parse_optional_punctuation(":") is not None:  # `gpu.subgroup_id : index`
+        parser.parse_type()
     return cls.create(result_types=[IndexType()], properties=props, attributes=attributes)
 
 

@@ -19,6 +19,7 @@ from gpu_alloc.dialect.mlir_gpu import (
     space_number,
 )
 from gpu_alloc.dialect.mlir_gpu_lanes import LANE_ATTRIBUTES, LANE_OPS
+from gpu_alloc.dialect.mlir_gpu_warp import WARP_ATTRIBUTES, WARP_OPS
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -58,6 +59,24 @@ class ModuleOp(gpu.ModuleOp):
         if not region.blocks:
             region.add_block(Block())
         return gpu.ModuleOp.create(properties=props, attributes=attributes, regions=[region])
+
+    @classmethod
+    def create(cls, *, properties: Mapping[str, Attribute] = {}, **kwargs: Any) -> gpu.ModuleOp:
+        """MLIR's generic form has `targets` (and `offloadingHandler`) as properties,
+        which xDSL does not define: they stay in the attribute dictionary."""
+        return gpu.ModuleOp.create(**_split_properties(gpu.ModuleOp, properties, kwargs))
+
+
+def _split_properties(
+    base: type[Operation], properties: Mapping[str, Attribute], kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    """`create`'s arguments with the properties `base` does not define moved to the
+    attribute dictionary, where MLIR reads them back."""
+    defined = base.get_irdl_definition().properties  # pyright: ignore[reportAttributeAccessIssue]
+    attributes = dict(kwargs.pop("attributes", {}))
+    attributes |= {k: v for k, v in properties.items() if k not in defined}
+    kept = {k: v for k, v in properties.items() if k in defined}
+    return {**kwargs, "properties": kept, "attributes": attributes}
 
 
 KERNEL_ATTRIBUTE = "gpu.kernel"
@@ -100,6 +119,9 @@ _MLIR_ONLY_FUNC_PROPERTIES = (
     "res_attrs",
     "workgroup_attrib_attrs",
     "private_attrib_attrs",
+    "known_block_size",
+    "known_grid_size",
+    "known_cluster_size",
 )
 
 
@@ -269,6 +291,7 @@ class LaunchOp(gpu.LaunchOp):
         region = parser.parse_region(
             [*block_ids, *thread_ids, *grid_args, *block_args, *workgroup, *private]
         )
+        attributes |= attr_dict(parser)  # MLIR prints discardable attributes after the body
         op = cls.create(
             operands=[*deps, *grid, *block, *dynamic],
             result_types=[gpu.AsyncTokenType()] if is_async else [],
@@ -347,17 +370,19 @@ class LaunchFuncOp(gpu.LaunchFuncOp):
         return op
 
 
+_XDSL_OPS = {op.name for op in gpu.GPU.operations}
 _REPLACEMENTS: dict[str, type[Operation]] = {
-    op.name: op for op in (*SIMPLE_OPS, ModuleOp, FuncOp, LaunchOp, LaunchFuncOp)
+    op.name: op for op in (*SIMPLE_OPS, ModuleOp, FuncOp, LaunchOp, LaunchFuncOp, *WARP_OPS)
 }
+_NEW_OPS = [op for op in (DynamicSharedMemoryOp, *LANE_OPS, *WARP_OPS) if op.name not in _XDSL_OPS]
+_NEW_ATTRIBUTES = [GpuAddressSpaceAttr, *LANE_ATTRIBUTES, *WARP_ATTRIBUTES]
 
 MLIR_GPU = Dialect(
     "gpu",
+    [*(_REPLACEMENTS.get(op.name, op) for op in gpu.GPU.operations), *_NEW_OPS],
     [
-        *(_REPLACEMENTS.get(op.name, op) for op in gpu.GPU.operations),
-        DynamicSharedMemoryOp,
-        *LANE_OPS,
+        *(a for a in gpu.GPU.attributes if a.name not in {n.name for n in _NEW_ATTRIBUTES}),
+        *_NEW_ATTRIBUTES,
     ],
-    [*gpu.GPU.attributes, GpuAddressSpaceAttr, *LANE_ATTRIBUTES],
 )
 """xDSL's `gpu` dialect with MLIR's syntax: a drop-in replacement in a `Context`."""

@@ -1,5 +1,6 @@
-"""MLIR's custom syntax for `memref.global`, `cast`, `memory_space_cast`, `copy` and
-`atomic_rmw`, which xDSL 0.75 reads in generic form only.
+"""MLIR's custom syntax for `memref.global`, `cast`, `memory_space_cast`, `copy`,
+`atomic_rmw` and `extract_aligned_pointer_as_index`, which xDSL 0.75 reads in generic
+form only, and `memref.transpose`, which it lacks.
 
     memref.global "private" constant @name : memref<4xf32, 3> = dense<0.0> {alignment = 16 : i64}
     memref.global @workspace : memref<32xf32, #gpu.address_space<workgroup>> = uninitialized
@@ -15,6 +16,7 @@ from typing import Any, TypeVar
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
@@ -23,7 +25,10 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Attribute, Dialect, Operation
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
 from xdsl.parser import Parser
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _Op = TypeVar("_Op", bound=Operation)
 
@@ -145,6 +150,48 @@ def _parse_atomic_rmw(cls: type[_Op], parser: Parser) -> _Op:
     )
 
 
+def _parse_extract_aligned_pointer(cls: type[_Op], parser: Parser) -> _Op:
+    """`%source attr-dict : type -> index` (`memref.extract_aligned_pointer_as_index`)"""
+    source = parser.parse_unresolved_operand()
+    attributes = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    source_value = parser.resolve_operand(source, parser.parse_type())
+    parser.parse_punctuation("->")
+    return cls.create(
+        operands=[source_value], result_types=[parser.parse_type()], attributes=attributes
+    )
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """`%t = memref.transpose %m (d0, d1) -> (d1, d0) : type to type`: a view of `%m`
+    with permuted dimensions (MemRefOps.td in MLIR 22; xDSL 0.75 lacks it)."""
+
+    name = "memref.transpose"
+
+    source = operand_def(MemRefType)
+    permutation = prop_def(AffineMapAttr)
+    result = result_def(MemRefType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        source = parser.parse_unresolved_operand()
+        start = parser.pos
+        while parser._current_token.kind is not MLIRTokenKind.COLON:  # pyright: ignore[reportPrivateUsage]
+            parser._consume_token()  # the map, up to the ':'  # pyright: ignore[reportPrivateUsage]
+        text = Span(start, parser.pos, parser.lexer.input).text
+        parser.parse_punctuation(":")
+        permutation = Parser(parser.ctx, f"affine_map<{text}>").parse_attribute()
+        source_value = parser.resolve_operand(source, parser.parse_type())
+        parser.parse_keyword("to")
+        return cls.create(
+            operands=[source_value],
+            result_types=[parser.parse_type()],
+            properties={"permutation": permutation},
+            attributes=parser.parse_optional_attr_dict(),
+        )
+
+
 def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> type[_Op]:
     """`base` with MLIR's custom syntax `parse`: a plain subclass that only parses, as
     `GlobalOp`; the ops it makes are xDSL's own."""
@@ -157,14 +204,25 @@ CastOp = _with_syntax(memref.CastOp, _parse_cast)
 MemorySpaceCastOp = _with_syntax(memref.MemorySpaceCastOp, _parse_cast)
 CopyOp = _with_syntax(memref.CopyOp, _parse_copy)
 AtomicRMWOp = _with_syntax(memref.AtomicRMWOp, _parse_atomic_rmw)
+ExtractAlignedPointerAsIndexOp = _with_syntax(
+    memref.ExtractAlignedPointerAsIndexOp, _parse_extract_aligned_pointer
+)
 
 _REPLACEMENTS: dict[str, type[Operation]] = {
-    op.name: op for op in (GlobalOp, CastOp, MemorySpaceCastOp, CopyOp, AtomicRMWOp)
+    op.name: op
+    for op in (
+        GlobalOp,
+        CastOp,
+        MemorySpaceCastOp,
+        CopyOp,
+        AtomicRMWOp,
+        ExtractAlignedPointerAsIndexOp,
+    )
 }
 
 MLIR_MEMREF = Dialect(
     "memref",
-    [_REPLACEMENTS.get(op.name, op) for op in memref.MemRef.operations],
+    [*(_REPLACEMENTS.get(op.name, op) for op in memref.MemRef.operations), TransposeOp],
     list(memref.MemRef.attributes),
 )
 """xDSL's `memref` dialect with MLIR's `memref.global` syntax."""

@@ -89,6 +89,13 @@ def _rows(
     return [Row(f"{name}", form, types, note=note, **kwargs) for name in names.split()]
 
 
+INDEX_BINARY = (
+    "add sub mul divs divu rems remu ceildivs ceildivu floordivs maxs maxu mins minu "
+    "shl shrs shru and or xor".split()
+)
+"""The binary ops of MLIR's `index` dialect (`dialect/mlir_index.py`)."""
+
+
 _CASTS = {
     "arith.extsi": ("i1>i32", "i8>i16", "i16>i32", "i32>i64"),
     "arith.extui": ("i1>i32", "i8>i16", "i16>i32", "i32>i64"),
@@ -120,6 +127,12 @@ _SPIRV_I128 = (
     "a 128-bit product: LLVM 22's SPIR-V target needs SPV_ALTERA_arbitrary_precision_integers"
 )
 _NO_SPIRV_MATH = "MLIR 22 lowers it to no LLVM operation the SPIR-V target knows"
+
+_NOT_EMBEDDED = "the embedded backend does not lower it"
+_NVGPU_REFUSED = {
+    **refused(_NOT_EMBEDDED, "*/llvmlite"),
+    **refused("an NVIDIA GPU op: MLIR lowers nvgpu only to NVVM", "amdgcn/*", "spirv/*"),
+}
 
 COVERAGE: tuple[Row, ...] = (
     Row("arith.constant", "constant", ALL),
@@ -242,7 +255,7 @@ COVERAGE: tuple[Row, ...] = (
         ("i32", "f32"),
         note="xor up down idx",
         refused={
-            **refused("the embedded backend does not lower it", "*/llvmlite"),
+            **refused(_NOT_EMBEDDED, "*/llvmlite"),
             **refused("MLIR 22's GPU-to-LLVM-SPIR-V lowering does not lower it", "spirv/mlir"),
         },
     ),
@@ -252,7 +265,7 @@ COVERAGE: tuple[Row, ...] = (
         ("i32", "f32"),
         note="a call the driver resolves when the module loads (vprintf, OpenCL's printf)",
         refused={
-            **refused("the embedded backend does not lower it", "*/llvmlite"),
+            **refused(_NOT_EMBEDDED, "*/llvmlite"),
             **refused(
                 "MLIR 22's ROCDL lowering prints only through ROCm's ockl hostcalls",
                 "amdgcn/mlir",
@@ -264,6 +277,66 @@ COVERAGE: tuple[Row, ...] = (
     ),
     *_rows("cf.br cf.cond_br cf.switch", "special", ("i32",)),
     *_rows("func.func func.call func.return", "special", ("f32",)),
+    *_rows(
+        "affine.apply affine.min affine.max affine.load affine.store affine.for affine.if "
+        "affine.yield affine.delinearize_index affine.linearize_index",
+        "special",
+        ("f32",),
+        note="to arith/scf by pre_lowering, with MLIR's semantics",
+    ),
+    *_rows(
+        "scf.forall scf.forall.in_parallel scf.parallel scf.reduce",
+        "special",
+        ("f32",),
+        note="without a mapping or reductions: nested scf.for (pre_lowering)",
+    ),
+    *_rows(
+        " ".join(f"index.{name}" for name in INDEX_BINARY)
+        + " index.casts index.castu index.constant",
+        "special",
+        ("index",),
+        note="to arith by pre_lowering",
+    ),
+    *_rows(
+        "nvgpu.device_async_copy nvgpu.device_async_create_group nvgpu.device_async_wait",
+        "special",
+        ("f32",),
+        note="cp.async (MLIR's nvgpu-to-NVVM conversion)",
+        refused=_NVGPU_REFUSED,
+    ),
+    *_rows("nvgpu.ldmatrix nvgpu.mma.sync", "special", ("f16",), refused=_NVGPU_REFUSED),
+    *_rows(
+        "linalg.fill linalg.copy linalg.generic",
+        "special",
+        ("f32",),
+        note="on memrefs, through MLIR's convert-linalg-to-loops",
+        refused=refused(_NOT_EMBEDDED, "*/llvmlite"),
+    ),
+    *_rows(
+        "vector.transfer_read vector.transfer_write",
+        "special",
+        ALL,
+        refused=refused(_NOT_EMBEDDED, "*/llvmlite"),
+    ),
+    *_rows(
+        "vector.shape_cast vector.step vector.from_elements",
+        "special",
+        ("f32",),
+        refused=refused(_NOT_EMBEDDED, "*/llvmlite"),
+    ),
+    Row("gpu.all_reduce", "special", ("f32",), refused=refused(_NOT_EMBEDDED, "*/llvmlite")),
+    *_rows(
+        "amdgpu.gather_to_lds amdgpu.lds_barrier amdgpu.raw_buffer_load "
+        "amdgpu.raw_buffer_store amdgpu.transpose_load amdgpu.fat_raw_buffer_cast",
+        "special",
+        ("f16",),
+        note="AMD GPUs only",
+        refused={
+            **refused("an AMD GPU op: only an AMD target lowers it", "ptx/*", "spirv/*"),
+            **refused(_NOT_EMBEDDED, "amdgcn/llvmlite"),
+            **refused("not wired: the mlir backend does not run MLIR's amdgpu-to-ROCDL conversion", "amdgcn/mlir"),
+        },
+    ),
     *_rows(
         "gpu_alloc.alloc gpu_alloc.alias gpu_alloc.offset_pointer gpu_alloc.dealloc",
         "special",

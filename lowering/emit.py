@@ -29,6 +29,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
+from gpu_alloc.lowering.pre_lowering import pre_lower
 from gpu_alloc.lowering.static_shared import check_static_shared
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
 from gpu_alloc.provenance import derive
@@ -65,14 +66,16 @@ def device_for(target: str, chip: str, backend: str, isa_version: int) -> Device
 
 
 def _lowered(module: ModuleOp, device: Device) -> ModuleOp:
-    if not any(
-        isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()
-    ):
-        return module
+    """A copy of `module` with its `gpu_alloc` ops lowered for `device`, and then what
+    no target's lowering reads (`affine`, `index`, `scf.forall`/`parallel`) pre-lowered."""
     lowered = module.clone()
     for copy, original in zip(lowered.walk(), module.walk(), strict=True):
         derive(copy, original)  # a diagnostic on the copy points at the user's op
-    LowerGpuAllocsPass(chip=device.chip.name).apply(Context(), lowered)
+    if any(
+        isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()
+    ):
+        LowerGpuAllocsPass(chip=device.chip.name).apply(Context(), lowered)
+    pre_lower(lowered)
     return lowered
 
 

@@ -1,4 +1,6 @@
-"""The reference backend: MLIR 22's own GPU lowering, out of process (`mlir-opt-22`).
+"""The reference backend: MLIR 22's own GPU lowering, out of process (`mlir-opt-22`),
+after the target-independent passes that lower what no target's pipeline does
+(`PRE_LOWERING`).
 
 Each target's pipeline is data (`gpu_alloc.targets`, `MlirPipeline`): NVIDIA's
 `--gpu-lower-to-nvvm-pipeline`, AMD's `convert-gpu-to-rocdl` and `rocdl-attach-target`,
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import llvmlite.binding as llvm_binding
+from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.lowering.isolated import isolated
 from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
 from gpu_alloc.lowering.mlir_ids import prelower_ids
@@ -33,11 +36,14 @@ from gpu_alloc.lowering.target_spaces import (
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library, find_mlir_opt
 from gpu_alloc.targets import Device
 from xdsl.dialects import gpu
-from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
 from xdsl.printer import Printer
 
-PRE_LOWERING: tuple[str, ...] = ()
-"""Target-independent `mlir-opt-22` passes run before every target's pipeline."""
+PRE_LOWERING = ("--convert-linalg-to-loops", "--convert-vector-to-scf", "--lower-affine")
+"""Target-independent `mlir-opt-22` passes run before every target's pipeline, which
+lowers none of these itself: `linalg` ops on memrefs to loops, `vector.transfer_*` to
+`scf` (MLIR 22's NVVM pipeline leaves an unrealized cast for a `vector.transfer_read`),
+and the `affine.apply`s the loops use."""
 
 _BINARY = re.compile(
     r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?(assembly|offload) = "((?:[^"\\]|\\.)*)"', re.S
@@ -101,6 +107,10 @@ def mlir_input(module: ModuleOp, device: Device | None = None) -> str:
         # xDSL prints is dropped, which would make the kernel a plain function.
         if isinstance(op, gpu.FuncOp) and op.kernel is not None:
             op.attributes["gpu.kernel"] = UnitAttr()
+        if isinstance(op, gpu.FuncOp) and WORKGROUP_ATTRIBUTIONS not in op.attributes:
+            # MLIR 22's gpu.all_reduce lowering adds a workgroup attribution and crashes
+            # when the count is absent (the generic form xDSL prints omits a zero count)
+            op.attributes[WORKGROUP_ATTRIBUTIONS] = IntegerAttr(0, 64)
     text = io.StringIO()
     Printer(stream=text).print_op(container)
     return text.getvalue()

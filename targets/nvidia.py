@@ -101,6 +101,10 @@ NVIDIA = TargetDescription(
     ),
     mlir=MlirPipeline(
         passes=(
+            # nvgpu (async copies, ldmatrix, mma.sync, mbarriers, TMA), then the vector ops
+            # the pipeline leaves: MLIR 22's NVVM pipeline lowers neither
+            "--convert-nvgpu-to-nvvm",
+            "--convert-vector-to-llvm",
             "--gpu-lower-to-nvvm-pipeline=cubin-chip={chip} "
             "cubin-features=+ptx{isa_version} cubin-format=isa",
         ),

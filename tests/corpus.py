@@ -14,9 +14,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.errors import GpuAllocPassError, UserInputError
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.tools.diagnostics import parse_with_locations
+from gpu_alloc.tools.mlir_bridge import read_module
 from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
 from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
 from gpu_alloc.universe import register_dialects
@@ -47,6 +48,18 @@ class ChunkResult:
     """The one-line reason a refused chunk was refused."""
     imported: ModuleOp | None = None
     """The module after import-gpu-allocs only (for the simulator)."""
+    bridged: bool = False
+    """Read through mlir-opt-22 (`tools/mlir_bridge.py`): the embedded parser stops."""
+    shared_bytes: tuple[int, int] | None = None
+    """Static shared bytes of the chunk's block-level code (all kernels) after
+    import-gpu-allocs and after fuse-gpu-allocs; None if any is dynamic."""
+
+    @property
+    def outcome(self) -> str:
+        """`ok`, `ok:bridge`, or the reason the chunk was refused."""
+        if self.output is None:
+            return self.error or ""
+        return "ok:bridge" if self.bridged else "ok"
 
 
 def context() -> Context:
@@ -61,6 +74,27 @@ def parse(text: str) -> ModuleOp:
     return module
 
 
+def parse_or_bridge(text: str) -> tuple[ModuleOp, bool]:
+    """The chunk parsed by the embedded parser, else read through mlir-opt-22 as
+    `gpu-alloc-opt --allow-unregistered-dialect` does; whether the bridge was needed."""
+    try:
+        return parse(text), False
+    except ParseError:
+        pass
+    try:
+        module, _ = read_module(context(), text.encode(), "<corpus>")
+    except UserInputError as error:
+        raise ParseError(_nowhere(), str(error).split(": error: ", 1)[-1]) from None
+    module.verify()
+    return module, True
+
+
+def _nowhere():  # noqa: ANN202
+    from xdsl.utils.lexer import Input, Span
+
+    return Span(0, 0, Input("", "<corpus>"))
+
+
 def print_module(module: ModuleOp) -> str:
     import io
 
@@ -69,26 +103,64 @@ def print_module(module: ModuleOp) -> str:
     return stream.getvalue() + "\n"
 
 
-def run_chunk(file: str, index: int, text: str) -> ChunkResult:
+def shared_bytes(module: ModuleOp) -> int | None:
+    """Static bytes of the module's space-3 `gpu_alloc.alloc`s (None if any is dynamic)."""
+    from gpu_alloc.dialect import AllocOp
+    from gpu_alloc.memref_sizes import static_byte_size
+    from xdsl.dialects.builtin import MemRefType
+
+    total = 0
+    for op in module.walk():
+        if isinstance(op, AllocOp) and op.space == 3:
+            assert isinstance(op.memref.type, MemRefType)
+            size = static_byte_size(op.memref.type)
+            if size is None:
+                return None
+            total += size
+    return total
+
+
+def run_chunk(file: str, index: int, text: str, bridge: bool = True) -> ChunkResult:
+    """The chunk through import, fuse, flatten and lower; with `bridge`, what the
+    embedded parser cannot read goes through mlir-opt-22 first."""
+    bridged = False
     try:
-        module = parse(text)
+        if bridge:
+            module, bridged = parse_or_bridge(text)
+        else:
+            module = parse(text)
         PassPipeline(PIPELINE[:1]).apply(context(), module)
         imported = module.clone()
-        PassPipeline(PIPELINE[1:]).apply(context(), module)
+        PassPipeline(PIPELINE[1:2]).apply(context(), module)
+        fused = (shared_bytes(imported), shared_bytes(module))
+        PassPipeline(PIPELINE[2:]).apply(context(), module)
         module.verify()
     except (ParseError, VerifyException, GpuAllocPassError, DiagnosticException) as error:
         message = error.msg if isinstance(error, ParseError) else str(error)
-        return ChunkResult(file, index, None, message.strip().splitlines()[0])
-    return ChunkResult(file, index, print_module(module), None, imported)
+        return ChunkResult(file, index, None, message.strip().splitlines()[0], bridged=bridged)
+    sizes = None if None in fused else (fused[0] or 0, fused[1] or 0)
+    return ChunkResult(file, index, print_module(module), None, imported, bridged, sizes)
 
 
 def corpus_files() -> list[str]:
     return sorted(str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*.mlir"))
 
 
-def run_file(file: str) -> list[ChunkResult]:
+def run_file(file: str, bridge: bool = True) -> list[ChunkResult]:
     chunks = SPLIT.split((CORPUS / file).read_text())
-    return [run_chunk(file, i, chunk) for i, chunk in enumerate(chunks)]
+    return [run_chunk(file, i, chunk, bridge) for i, chunk in enumerate(chunks)]
+
+
+def mlir_reads_chunk(text: str) -> bool:
+    """Whether `mlir-opt-22 --allow-unregistered-dialect` reads the chunk as found."""
+    done = subprocess.run(
+        ["mlir-opt-22", "--allow-unregistered-dialect", "-o", "/dev/null"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.returncode == 0
 
 
 def mlir_opt_reads(outputs: list[str]) -> subprocess.CompletedProcess[str]:
@@ -123,7 +195,7 @@ def outline(text: str) -> ModuleOp:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    return parse(done.stdout)
+    return parse_or_bridge(done.stdout)[0]
 
 
 @dataclass
@@ -146,21 +218,21 @@ def simulation_pairs(chunk: str, result: ChunkResult) -> list[SimulationPair]:
 
     assert result.output is not None and result.imported is not None
     pairs: list[SimulationPair] = []
-    after = parse(result.output)
+    after = parse_or_bridge(result.output)[0]
     for kernel in gpu_kernels(result.imported):
-        pairs.append(SimulationPair(_kernel_key(kernel), result.imported, after))
-    if any(op.name == "gpu.launch" for op in result.imported.walk()):
+        pairs.append(SimulationPair(kernel_key(kernel), result.imported, after))
+    if any(op.name == "gpu.launch" for op in result.imported.walk()) and mlir_reads_chunk(chunk):
         before = outline(chunk)
         PassPipeline(PIPELINE[:1]).apply(context(), before)
         outlined_after = outline(result.output)
         known = {p.kernel for p in pairs}
         for kernel in gpu_kernels(before):
-            if _kernel_key(kernel) not in known:
-                pairs.append(SimulationPair(_kernel_key(kernel), before, outlined_after))
+            if kernel_key(kernel) not in known:
+                pairs.append(SimulationPair(kernel_key(kernel), before, outlined_after))
     return pairs
 
 
-def _kernel_key(kernel: Operation) -> str:
+def kernel_key(kernel: Operation) -> str:
     parent = kernel.parent_op()
     module = parent.properties.get("sym_name") if parent is not None else None
     name = kernel.properties.get("sym_name", kernel.attributes.get("sym_name"))
@@ -175,7 +247,7 @@ def simulate_kernel(module: ModuleOp, kernel: str):  # -> SimulationResult
     from gpu_alloc.transforms.block_level_code import gpu_kernels
     from xdsl.dialects.builtin import MemRefType
 
-    (func,) = [k for k in gpu_kernels(module) if _kernel_key(k) == kernel]
+    (func,) = [k for k in gpu_kernels(module) if kernel_key(k) == kernel]
     scalars = [SIM_SCALAR for t in func.function_type.inputs.data if not isinstance(t, MemRefType)]
     gpu_module = func.parent_op()
     assert gpu_module is not None

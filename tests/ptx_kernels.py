@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from gpu_alloc.lowering.coverage import Row
+from gpu_alloc.lowering.coverage import INDEX_BINARY, Row
 from lowering_support import make_context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
@@ -187,6 +187,149 @@ for _name in (
     "gpu_alloc.dealloc",
 ):
     _SPECIAL[_name] = _GPU_ALLOC
+
+
+_SHARED = """      %sh = gpu_alloc.alloc "sh" align 16 : memref<64x{T}, 3 : i32>
+"""
+_AFFINE = {
+    "affine.apply": """      %j = affine.apply affine_map<(d0)[s0] -> ((d0 + s0 * 3) mod 64)>(%t)[%c4]
+      %r = memref.load %a[%j] : memref<64x{T}, 1>""",
+    "affine.min": """      %j = affine.min affine_map<(d0)[s0] -> (d0, s0 + 59)>(%t)[%c4]
+      %r = memref.load %a[%j] : memref<64x{T}, 1>""",
+    "affine.max": """      %j = affine.max affine_map<(d0) -> (d0 floordiv 2, d0 ceildiv 4)>(%t)
+      %r = memref.load %a[%j] : memref<64x{T}, 1>""",
+    "affine.load": "      %r = affine.load %a[%c4 * 2 + 1] : memref<64x{T}, 1>",
+    "affine.store": """      affine.store %x, %b[%c4 + 3] : memref<64x{T}, 1>
+      %r = affine.load %c[%c1] : memref<64x{T}, 1>""",
+    "affine.for": """      %r = affine.for %i = 0 to min affine_map<()[s0] -> (8, s0)>()[%c4] step 2 iter_args(%acc = %x) -> ({T}) {
+        %v = affine.load %a[%i] : memref<64x{T}, 1>
+        %n = arith.addf %acc, %v : {T}
+        affine.yield %n : {T}
+      }""",
+    "affine.if": """      %r = affine.if affine_set<()[s0] : (s0 - 2 >= 0, s0 * 2 - 8 == 0)>()[%c4] -> {T} {
+        affine.yield %x : {T}
+      } else {
+        affine.yield %y : {T}
+      }""",
+    "affine.delinearize_index": """      %q:2 = affine.delinearize_index %t into (8, 8) : index, index
+      %j = arith.maxsi %q#0, %q#1 : index
+      %r = memref.load %a[%j] : memref<64x{T}, 1>""",
+    "affine.linearize_index": """      %l = affine.linearize_index disjoint [%c1, %c4] by (8, 8) : index
+      %r = memref.load %a[%l] : memref<64x{T}, 1>""",
+}
+_AFFINE["affine.yield"] = _AFFINE["affine.for"]
+_SPECIAL.update(_AFFINE)
+_FORALL = """      scf.forall (%i, %j) in (2, %c4) {
+        %k = arith.maxsi %i, %j : index
+        memref.store %x, %b[%k] : memref<64x{T}, 1>
+      }
+      %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
+_PARALLEL = """      scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+        memref.store %x, %b[%i] : memref<64x{T}, 1>
+      }
+      %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
+for _name, _text in (
+    ("scf.forall", _FORALL),
+    ("scf.forall.in_parallel", _FORALL),
+    ("scf.parallel", _PARALLEL),
+    ("scf.reduce", _PARALLEL),
+):
+    _SPECIAL[_name] = _text
+for _name in INDEX_BINARY:
+    _SPECIAL[f"index.{_name}"] = f"      %r = index.{_name} %x, %y"
+_SPECIAL["index.casts"] = """      %v = index.casts %x : index to i32
+      %r = index.casts %v : i32 to index"""
+_SPECIAL["index.castu"] = """      %v = index.castu %x : index to i64
+      %r = index.castu %v : i64 to index"""
+_SPECIAL["index.constant"] = """      %k = index.constant 42
+      %r = index.add %k, %x"""
+_ASYNC_COPY = (
+    _SHARED
+    + """      %tok = nvgpu.device_async_copy %a[%c4], %sh[%c4], 4 : memref<64x{T}, 1> to memref<64x{T}, 3 : i32>
+      %g = nvgpu.device_async_create_group %tok
+      nvgpu.device_async_wait %g {numGroups = 0 : i32}
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %sh[%c1] : memref<64x{T}, 3 : i32>"""
+)
+for _name in (
+    "nvgpu.device_async_copy",
+    "nvgpu.device_async_create_group",
+    "nvgpu.device_async_wait",
+):
+    _SPECIAL[_name] = _ASYNC_COPY
+_SPECIAL[
+    "nvgpu.ldmatrix"
+] = """      %sh = gpu_alloc.alloc "sh" align 16 : memref<32x32x{T}, 3 : i32>
+      %m = nvgpu.ldmatrix %sh[%t, %c0] {numTiles = 4 : i32, transpose = false} : memref<32x32x{T}, 3 : i32> -> vector<4x2x{T}>
+      %r = vector.extract %m[0, 1] : {T} from vector<4x2x{T}>"""
+_SPECIAL["nvgpu.mma.sync"] = """      %ma = vector.broadcast %x : {T} to vector<4x2x{T}>
+      %mb = vector.broadcast %y : {T} to vector<2x2x{T}>
+      %mc = vector.broadcast %z : {T} to vector<2x2x{T}>
+      %md = nvgpu.mma.sync(%ma, %mb, %mc) {mmaShape = [16, 8, 16]} : (vector<4x2x{T}>, vector<2x2x{T}>, vector<2x2x{T}>) -> vector<2x2x{T}>
+      %r = vector.extract %md[1, 1] : {T} from vector<2x2x{T}>"""
+_SPECIAL["linalg.fill"] = (
+    _SHARED
+    + """      linalg.fill ins(%x : {T}) outs(%sh : memref<64x{T}, 3 : i32>)
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %sh[%c1] : memref<64x{T}, 3 : i32>"""
+)
+_SPECIAL[
+    "linalg.copy"
+] = """      linalg.copy ins(%a : memref<64x{T}, 1>) outs(%b : memref<64x{T}, 1>)
+      %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
+_SPECIAL[
+    "linalg.generic"
+] = """      linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : memref<64x{T}, 1>) outs(%b : memref<64x{T}, 1>) {
+      ^bb0(%in: {T}, %out_: {T}):
+        %s = arith.addf %in, %in : {T}
+        linalg.yield %s : {T}
+      }
+      %r = memref.load %b[%c1] : memref<64x{T}, 1>"""
+_TRANSFER = """      %v = vector.transfer_read %a[%c4], %x {in_bounds = [true]} : memref<64x{T}, 1>, vector<4x{T}>
+      vector.transfer_write %v, %b[%c4] {in_bounds = [true]} : vector<4x{T}>, memref<64x{T}, 1>
+      %r = vector.extract %v[2] : {T} from vector<4x{T}>"""
+_SPECIAL["vector.transfer_read"] = _SPECIAL["vector.transfer_write"] = _TRANSFER
+_SPECIAL["vector.shape_cast"] = """      %v = vector.load %a[%c4] : memref<64x{T}, 1>, vector<4x{T}>
+      %w = vector.shape_cast %v : vector<4x{T}> to vector<2x2x{T}>
+      %r = vector.extract %w[1, 0] : {T} from vector<2x2x{T}>"""
+_SPECIAL["vector.step"] = """      %s = vector.step : vector<4xindex>
+      %i = vector.extract %s[3] : index from vector<4xindex>
+      %r = memref.load %a[%i] : memref<64x{T}, 1>"""
+_SPECIAL["vector.from_elements"] = """      %v = vector.from_elements %x, %y : vector<2x{T}>
+      %r = vector.extract %v[1] : {T} from vector<2x{T}>"""
+_SPECIAL["gpu.all_reduce"] = "      %r = gpu.all_reduce add %x uniform {} : ({T}) -> {T}"
+_SPECIAL["gpu.subgroup_reduce"] = "      %r = gpu.subgroup_reduce add %x : ({T}) -> {T}"
+_OFFSET = "      %o = arith.index_cast %t : index to i32\n"
+_SPECIAL["amdgpu.raw_buffer_load"] = (
+    _OFFSET
+    + "      %r = amdgpu.raw_buffer_load {boundsCheck = true} %a[%o] : memref<64x{T}, 1>, i32 -> {T}"
+)
+_SPECIAL["amdgpu.raw_buffer_store"] = (
+    _OFFSET
+    + """      amdgpu.raw_buffer_store {boundsCheck = true} %x -> %b[%o] : {T} -> memref<64x{T}, 1>, i32
+      %r = arith.addf %x, %y : {T}"""
+)
+_SPECIAL["amdgpu.lds_barrier"] = (
+    _SHARED
+    + """      memref.store %x, %sh[%t] : memref<64x{T}, 3 : i32>
+      amdgpu.lds_barrier
+      %r = memref.load %sh[%c1] : memref<64x{T}, 3 : i32>"""
+)
+_SPECIAL["amdgpu.gather_to_lds"] = (
+    _SHARED
+    + """      amdgpu.gather_to_lds %a[%t], %sh[%c0] : {T}, memref<64x{T}, 1>, memref<64x{T}, 3 : i32>
+      "gpu.barrier"() : () -> ()
+      %r = memref.load %sh[%c1] : memref<64x{T}, 3 : i32>"""
+)
+_SPECIAL["amdgpu.transpose_load"] = (
+    _SHARED
+    + """      memref.store %x, %sh[%t] : memref<64x{T}, 3 : i32>
+      "gpu.barrier"() : () -> ()
+      %v = amdgpu.transpose_load %sh[%c4] : memref<64x{T}, 3 : i32> -> vector<4x{T}>
+      %r = vector.extract %v[1] : {T} from vector<4x{T}>"""
+)
+_SPECIAL["amdgpu.fat_raw_buffer_cast"] = """      %f = amdgpu.fat_raw_buffer_cast %a resetOffset : memref<64x{T}, 1> to memref<64x{T}, 7>
+      %r = memref.load %f[%c1] : memref<64x{T}, 7>"""
 
 
 def _constant(element: str) -> str:

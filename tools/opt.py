@@ -35,10 +35,10 @@ from gpu_alloc.tools import verify_diagnostics as verifier
 from gpu_alloc.tools.diagnostics import (
     SourceMap,
     format_op_error,
-    format_span,
     parse_with_locations,
 )
 from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
+from gpu_alloc.tools.mlir_bridge import add_bridge_argument, read_module
 from gpu_alloc.tools.pass_options import pass_options, pipeline_problem
 from gpu_alloc.tools.verification import first_invalid_op
 from gpu_alloc.universe import ALL_PASSES, register_dialects
@@ -105,6 +105,7 @@ class GpuAllocOptMain(xDSLOptMain):
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
         arg_parser.epilog = pass_overview()
         one_line_usage_errors(arg_parser)
+        add_bridge_argument(arg_parser)
         arg_parser.add_argument(
             "--verify-each",
             default=False,
@@ -183,13 +184,9 @@ class GpuAllocOptMain(xDSLOptMain):
 
     def _process(self, source: bytes, file_extension: str, line_offset: int) -> str:
         file_name = self.get_input_name()
-        try:
-            module, source_map = parse_with_locations(self.ctx, source, file_name, line_offset)
-        except ParseError as error:
-            message = error.msg
-            if not source[error.span.start :].strip():
-                message = f"unexpected end of input ({message})"
-            raise UserError(format_span(error.span, message, line_offset)) from None
+        module, source_map = read_module(
+            self.ctx, source, file_name, line_offset, self.args.mlir_bridge
+        )
         if not self.args.disable_verify and (failure := first_invalid_op(module)):
             raise UserError(format_op_error(source_map, *failure)) from None
         with frozen_heap():

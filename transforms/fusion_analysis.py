@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 
 from gpu_alloc.dialect import AllocOp, MemorySpace, is_backing
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.memref_sizes import element_bytes, static_byte_size
+from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
 from gpu_alloc.transforms.block_level_code import owned_by
-from gpu_alloc.transforms.block_sizes import size_slice
+from gpu_alloc.transforms.block_sizes import bounded_byte_size, size_slice
 from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport
 from gpu_alloc.transforms.kernel_ir import (
@@ -221,7 +221,7 @@ def _merge_same_names(allocs: Sequence[AllocOp], stages: StageMap, alignment: in
         func = Func(
             [alloc],
             lifetime(alloc, alloc.memref, stages),
-            static_byte_size(memref_type),
+            bounded_byte_size(alloc),  # a dynamic size bounded by affine.min is static
             max(
                 next_power_of_two(elem),
                 alignment,

@@ -19,7 +19,12 @@ from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.remarks import Remark, emit_remark
 from gpu_alloc.transforms.block_level_code import allocates_workgroup_memory, block_level_code
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
-from gpu_alloc.transforms.memory_effects import UseKind, aliased_values, use_kind
+from gpu_alloc.transforms.memory_effects import (
+    UseKind,
+    aliased_values,
+    opaque_ancestor,
+    use_kind,
+)
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
     ModuleOp,
@@ -59,22 +64,27 @@ def region_name(op: Operation) -> str:
 
 @dataclass(frozen=True)
 class Escape:
-    """Why a buffer cannot become a `gpu_alloc.alloc`: the op it escapes through."""
+    """A use through which a buffer's storage leaves what the analyses follow."""
 
     op: Operation
     reason: str
+    leaves: bool
+    """The storage leaves the block-level code (returned or yielded, stored as a value,
+    passed to a launch): it cannot become a `gpu_alloc.alloc`. Any other escape (an
+    unknown op, a call) only makes the buffer live for the whole kernel."""
 
     def describe(self) -> str:
         name = self.op.op_name.data if isinstance(self.op, UnregisteredOp) else self.op.name
         return f"{self.reason} ('{name}')"
 
 
-def escape_of(value: SSAValue) -> Escape | None:
-    """Whether the storage of `value` (directly or through views) leaves the code that
-    can see it: any use that the memory-effects table (`memory_effects`) calls an
-    escape — returned, stored as a value, passed to a call, a launch, an op with
-    regions, an unregistered or unknown op. Views (including `arith.select` and
+def escapes_of(value: SSAValue) -> list[Escape]:
+    """Every use through which the storage of `value` (directly or through views)
+    escapes, per the memory-effects table (`memory_effects`): returned, stored as a
+    value, passed to a call, a launch, an unregistered or unknown op, or used inside an
+    op whose regions the analyses do not model. Views (including `arith.select` and
     `scf.if` results) are followed."""
+    found: list[Escape] = []
     work = [value]
     while work:
         current = work.pop()
@@ -83,23 +93,35 @@ def escape_of(value: SSAValue) -> Escape | None:
             if kind is UseKind.VIEW:
                 work.extend(aliased_values(use))
             elif kind is UseKind.ESCAPE:
-                return Escape(use.operation, _escape_reason(use))
-    return None
+                found.append(_escape(use))
+    return found
 
 
-def _escape_reason(use: Use) -> str:
+def escape_of(value: SSAValue) -> Escape | None:
+    """The first escape of `value`'s storage that leaves the block-level code, else the
+    first escape, else None."""
+    escapes = escapes_of(value)
+    leaving = [e for e in escapes if e.leaves]
+    return (leaving or escapes or [None])[0]
+
+
+def _escape(use: Use) -> Escape:
     op = use.operation
-    if isinstance(op, UnregisteredOp):
-        return "passed to an unregistered op"
-    if op.has_trait(IsTerminator):
-        return "returned or yielded"
+    if (holder := opaque_ancestor(op)) is not None:
+        return Escape(holder, "used inside an op whose regions are not modelled", False)
+    if op.has_trait(IsTerminator) and not isinstance(op, UnregisteredOp):
+        return Escape(op, "returned or yielded", True)
     if isinstance(op, memref.StoreOp):
-        return "stored to memory"
-    if isinstance(op, func.CallOp | gpu.LaunchFuncOp) or op.has_trait(CallableOpInterface):
-        return "passed to a call"
+        return Escape(op, "stored to memory", True)
+    if isinstance(op, gpu.LaunchFuncOp):
+        return Escape(op, "passed to a kernel launch", True)
+    if isinstance(op, UnregisteredOp):
+        return Escape(op, "passed to an unregistered op", False)
+    if isinstance(op, func.CallOp) or op.has_trait(CallableOpInterface):
+        return Escape(op, "passed to a call", False)
     if op.regions:
-        return "passed into an op with regions"
-    return "passed to an op whose memory effects are not modelled"
+        return Escape(op, "passed into an op with regions", False)
+    return Escape(op, "passed to an op whose memory effects are not modelled", False)
 
 
 # ------------------------------------------------------------------- unowned memory

@@ -15,10 +15,14 @@ Guarantees, for every block-level region (`gpu.func`, kernel or not; `gpu.launch
 - Names are stable and readable: the SSA name (`%tile` -> "tile"), the attribution's
   argument name, the global's symbol, else `smem0`, `smem1`, ... (`pmem0`, ... for
   private), made unique in the region with `_1`, `_2`, ...
-- A buffer whose storage escapes (returned or yielded, stored, passed to a call, an
-  op with regions, an unregistered op, or an op making a new memref of it), has a
-  layout or symbol operands, or a global shared between regions or initialized, stays
-  as it is, with a remark on stderr saying why. Nothing else changes.
+- A buffer whose storage leaves the block-level code (returned or yielded, stored as a
+  value, passed to a kernel launch), has a layout or symbol operands, or a global shared
+  between regions or initialized, stays as it is, with a remark on stderr saying why. A
+  buffer that escapes within the kernel (passed to a call, an unregistered or unknown
+  op, used inside an op whose regions are not modelled) is imported, with a remark: the
+  analyses take it as read and written, whole, from its first use to the end of the
+  kernel (`memory_effects`), so it never shares bytes, and the rest is still fused.
+  Nothing else changes.
 
 Running the pass twice changes nothing the second time.
 """
@@ -39,6 +43,7 @@ from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup
 from gpu_alloc.provenance import derive
 from gpu_alloc.remarks import Remark, emit_remark
 from gpu_alloc.transforms.gpu_buffers import (
+    Escape,
     block_level_regions,
     buffer_space,
     escape_of,
@@ -140,6 +145,12 @@ class _RegionImporter:
     def remark(self, what: str, why: str, op: Operation) -> None:
         self.remarks.append(Remark(f"in '{self.where}': {what} stays as it is: {why}", op))
 
+    def note_escape(self, what: str, escape: Escape | None, op: Operation) -> None:
+        """An imported buffer that escapes within the kernel lives for all of it."""
+        if escape is not None:
+            message = f"in '{self.where}': {what} is {escape.describe()}, so it lives for the "
+            self.remarks.append(Remark(message + "whole kernel", op))
+
     def import_allocation(self, op: memref.AllocOp | memref.AllocaOp) -> None:
         memref_type = op.memref.type
         assert isinstance(memref_type, MemRefType)
@@ -147,8 +158,10 @@ class _RegionImporter:
             return self.remark(_describe(op), "it has a layout map", op)
         if op.symbol_operands:
             return self.remark(_describe(op), "it has symbol operands", op)
-        if (escape := escape_of(op.memref)) is not None:
+        escape = escape_of(op.memref)
+        if escape is not None and escape.leaves:
             return self.remark(_describe(op), f"its storage is {escape.describe()}", op)
+        self.note_escape(_describe(op), escape, op)
         space = buffer_space(memref_type)
         assert space is not None
         alignment = op.alignment.value.data if op.alignment is not None else None
@@ -176,9 +189,11 @@ class _RegionImporter:
             if space is None:
                 self.remark(what, "it is not a workgroup or private memref", func_op)
                 continue
-            if (escape := escape_of(arg)) is not None:
+            escape = escape_of(arg)
+            if escape is not None and escape.leaves:
                 self.remark(what, f"its storage is {escape.describe()}", func_op)
                 continue
+            self.note_escape(what, escape, func_op)
             assert isinstance(arg.type, MemRefType)
             alignment = attribution_alignment(arg)
             alloc = AllocOp(self.fresh_name(arg.name_hint, space), arg.type, (), alignment)
@@ -246,14 +261,18 @@ def _import_global(
     ]
     owners = {_block_level_owner(u, importers) for u in users}
     why = _global_refusal(global_op, users, owners)
+    escape: Escape | None = None
     if why is None:
         (owner,) = owners
         assert owner is not None
-        why = _global_escape(users)
+        escape = _global_escape(users)
+        if escape is not None and escape.leaves:
+            why = f"its storage is {escape.describe()}"
     if why is not None:
         remarks.append(Remark(f"workgroup global @{symbol} stays as it is: {why}", global_op))
         return
     importer = importers[owner]  # pyright: ignore[reportPossiblyUnbound]
+    importer.note_escape(f"workgroup global @{symbol}", escape, global_op)
     assert importer.entry is not None
     memref_type = global_op.type
     assert isinstance(memref_type, MemRefType)
@@ -284,8 +303,6 @@ def _global_refusal(
     return None
 
 
-def _global_escape(users: Iterable[memref.GetGlobalOp]) -> str | None:
-    for user in users:
-        if (escape := escape_of(user.memref)) is not None:
-            return f"its storage is {escape.describe()}"
-    return None
+def _global_escape(users: Iterable[memref.GetGlobalOp]) -> Escape | None:
+    escapes = [e for user in users if (e := escape_of(user.memref)) is not None]
+    return next((e for e in escapes if e.leaves), escapes[0] if escapes else None)

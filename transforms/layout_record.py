@@ -24,6 +24,7 @@ from gpu_alloc.dialect.slice_overlap import meeting
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.source_lines import source_line
 from gpu_alloc.transforms.block_level_code import block_level_code, enclosing_code, owned_by
+from gpu_alloc.transforms.block_sizes import bounded_byte_size
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.memref_uses import memref_accesses
@@ -127,7 +128,7 @@ def _alias_bytes(alias: AliasOp) -> tuple[int, int] | None:
     if not isinstance(pointer, OffsetPointerOp) or not isinstance(memref_type, MemRefType):
         return None
     offset = static_offset(pointer.offset, alias.space)
-    size = static_byte_size(memref_type)
+    size = bounded_byte_size(alias)  # what fusion laid out (a size bounded by affine.min)
     return None if offset is None or size is None else (offset, size)
 
 

@@ -11,9 +11,8 @@ gpu.module @m {
 // -----
 
 gpu.module @m {
-  // expected-remark@below {{'k' has workgroup memory that fuse-gpu-allocs does not own}}
   gpu.func @k() kernel {
-    // expected-remark@+1 {{memref.alloc %x stays as it is: its storage is passed to an unregistered op ('vendor.copy')}}
+    // expected-remark@+1 {{memref.alloc %x is passed to an unregistered op ('vendor.copy'), so it lives for the whole kernel}}
     %x = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
     "vendor.copy"(%x) : (memref<4xf32, #gpu.address_space<workgroup>>) -> ()
     gpu.return

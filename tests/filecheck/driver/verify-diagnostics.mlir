@@ -27,9 +27,23 @@ gpu.module @m {
 
 // An import remark at the buffer, and fuse's remark at the kernel.
 gpu.module @m {
-  // expected-remark@below {{'k' has workgroup memory that fuse-gpu-allocs does not own and leaves as it is (memref.alloc %x); run import-gpu-allocs first}}
+  // expected-remark@below {{'d' has workgroup memory that fuse-gpu-allocs does not own and leaves as it is (memref.alloc %x); run import-gpu-allocs first}}
+  gpu.func @d() -> memref<4xf32, #gpu.address_space<workgroup>> {
+    // expected-remark@below {{in 'd': memref.alloc %x stays as it is: its storage is returned or yielded ('gpu.return')}}
+    %x = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
+    gpu.return %x : memref<4xf32, #gpu.address_space<workgroup>>
+  }
   gpu.func @k() kernel {
-    // expected-remark@below {{in 'k': memref.alloc %x stays as it is: its storage is passed to an unregistered op ('test.use')}}
+    gpu.return
+  }
+}
+
+// -----
+
+// An unknown op pins the buffer for the whole kernel (remarked at the buffer).
+gpu.module @m {
+  gpu.func @k() kernel {
+    // expected-remark@below {{in 'k': memref.alloc %x is passed to an unregistered op ('test.use'), so it lives for the whole kernel}}
     %x = memref.alloc() : memref<4xf32, #gpu.address_space<workgroup>>
     "test.use"(%x) : (memref<4xf32, #gpu.address_space<workgroup>>) -> ()
     gpu.return

@@ -1,0 +1,243 @@
+"""The `affine` ops GPU kernels use that xDSL 0.75 lacks or reads in generic form only.
+
+IREE computes tile sizes and thread indices with `affine.max`,
+`affine.delinearize_index` and `affine.linearize_index`, and guards tiles with
+`affine.if`. This module adds them with MLIR's custom syntax (AffineOps.td in MLIR 22)
+and prints MLIR's generic form:
+
+    %m = affine.max affine_map<(d0) -> (16, -d0 + 100)>(%i)
+    %q:2 = affine.delinearize_index %i into (%n, 32) : index, index
+    %l = affine.linearize_index disjoint [%i, %j] by (4, 32) : index
+    affine.if affine_set<(d0) : (d0 - 10 >= 0)>(%i) { ... } else { ... }
+
+The bases of `delinearize_index`/`linearize_index` are MLIR's mixed static/dynamic
+lists (`static_basis`, `DYNAMIC` where an operand gives the value). `MLIR_AFFINE` is
+xDSL's `affine` with these. Written to be proposed to xDSL as it is.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import affine
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+DYNAMIC = -(2**63)
+"""MLIR's `ShapedType::kDynamic`: the basis element is an operand."""
+
+_INDEX = IndexType()
+
+
+def _parse_map_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue]]:
+    """`#map(%d0, ...)[%s0, ...]`, as `affine.min` and `affine.apply` write it."""
+    at = parser.pos
+    map_attr = parser.parse_attribute()
+    if not isinstance(map_attr, AffineMapAttr):
+        parser.raise_error("expected an affine map", at, parser.pos)
+    dims = parser.parse_optional_comma_separated_list(
+        parser.Delimiter.PAREN, lambda: parser.parse_operand(_INDEX)
+    )
+    symbols = parser.parse_optional_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_operand(_INDEX)
+    )
+    return map_attr, [*(dims or []), *(symbols or [])]
+
+
+@irdl_op_definition
+class MaxOp(IRDLOperation):
+    """`%r = affine.max #map(%dims)[%symbols]`: the largest result of the map."""
+
+    name = "affine.max"
+
+    arguments = var_operand_def(IndexType)
+    map = prop_def(AffineMapAttr)
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, operands: list[SSAValue], map_attr: AffineMapAttr):
+        super().__init__(operands=[operands], properties={"map": map_attr}, result_types=[_INDEX])
+
+    def verify_(self) -> None:
+        data = self.map.data
+        if len(self.arguments) != data.num_dims + data.num_symbols:
+            raise VerifyException("affine.max: one operand per dimension and symbol of the map")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MaxOp:
+        map_attr, operands = _parse_map_operands(parser)
+        op = cls(operands, map_attr)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+
+def _parse_basis(parser: Parser) -> tuple[list[SSAValue], DenseArrayBase]:
+    """`(4, %n, 32)`: the dynamic basis operands and MLIR's `static_basis`."""
+    dynamic: list[SSAValue] = []
+    static: list[int] = []
+
+    def entry() -> None:
+        if (value := parser.parse_optional_integer()) is not None:
+            static.append(value)
+        else:
+            dynamic.append(parser.parse_operand(_INDEX))
+            static.append(DYNAMIC)
+
+    parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry)
+    return dynamic, DenseArrayBase.from_list(i64, static)
+
+
+@irdl_op_definition
+class DelinearizeIndexOp(IRDLOperation):
+    """`%q:N = affine.delinearize_index %i into (basis) : index, ...`"""
+
+    name = "affine.delinearize_index"
+
+    linear_index = operand_def(IndexType)
+    dynamic_basis = var_operand_def(IndexType)
+    static_basis = prop_def(DenseArrayBase.constr(i64))
+    multi_index = var_result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DelinearizeIndexOp:
+        index = parser.parse_operand(_INDEX)
+        parser.parse_keyword("into")
+        dynamic, static = _parse_basis(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(
+            operands=[index, *dynamic],
+            result_types=types,
+            properties={"static_basis": static},
+            attributes=attributes,
+        )
+
+
+@irdl_op_definition
+class LinearizeIndexOp(IRDLOperation):
+    """`%l = affine.linearize_index (disjoint)? [%i, %j] by (basis) : index`"""
+
+    name = "affine.linearize_index"
+
+    multi_index = var_operand_def(IndexType)
+    dynamic_basis = var_operand_def(IndexType)
+    static_basis = prop_def(DenseArrayBase.constr(i64))
+    disjoint = opt_prop_def(base(UnitAttr) | base(IntegerAttr))
+    """Set (`disjoint`, or `disjoint = true` in generic form) if the indices are in range."""
+    linear_index = result_def(IndexType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LinearizeIndexOp:
+        properties: dict[str, UnitAttr | DenseArrayBase] = {}
+        if parser.parse_optional_keyword("disjoint") is not None:
+            properties["disjoint"] = UnitAttr()
+        indices = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_operand(_INDEX)
+        )
+        parser.parse_keyword("by")
+        dynamic, properties["static_basis"] = _parse_basis(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result = parser.parse_type()
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            i32, [len(indices), len(dynamic)]
+        )
+        return cls.create(
+            operands=[*indices, *dynamic],
+            result_types=[result],
+            properties=properties,
+            attributes=attributes,
+        )
+
+
+class IfOp(affine.IfOp):
+    """`(%r =)? affine.if #set(%dims)[%symbols] (-> types)? { ... } (else { ... })?`
+
+    A plain subclass that only parses; the op it makes is xDSL's own. An `affine.yield`
+    without values may be left out, as in MLIR."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> affine.IfOp:
+        at = parser.pos
+        condition = parser.parse_attribute()
+        if not isinstance(condition, AffineSetAttr):
+            parser.raise_error("expected an integer set", at, parser.pos)
+        dims = parser.parse_optional_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_operand(_INDEX)
+        )
+        symbols = parser.parse_optional_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_operand(_INDEX)
+        )
+        results: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            results = [
+                *(
+                    parser.parse_optional_comma_separated_list(
+                        parser.Delimiter.PAREN, parser.parse_type
+                    )
+                    or [parser.parse_type()]
+                )
+            ]
+        then_region = parser.parse_region()
+        else_region = parser.parse_region() if parser.parse_optional_keyword("else") else None
+        regions = [then_region, else_region] if else_region is not None else [then_region]
+        for region in regions:
+            if not region.blocks:
+                region.add_block(Block())
+            block = region.block
+            if not block.ops or not isinstance(block.last_op, affine.YieldOp):
+                block.add_op(affine.YieldOp.get())
+        op = affine.IfOp.create(
+            operands=[*(dims or []), *(symbols or [])],
+            result_types=results,
+            properties={"condition": condition},
+            regions=[then_region, else_region or Region()],
+        )
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+
+_REPLACEMENTS: dict[str, type[Operation]] = {IfOp.name: IfOp}
+
+MLIR_AFFINE = Dialect(
+    "affine",
+    [
+        *(_REPLACEMENTS.get(op.name, op) for op in affine.Affine.operations),
+        MaxOp,
+        DelinearizeIndexOp,
+        LinearizeIndexOp,
+    ],
+    list(affine.Affine.attributes),
+)
+"""xDSL's `affine` with `affine.max`, the index (de)linearizations and MLIR's
+`affine.if` syntax."""

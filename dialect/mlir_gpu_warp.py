@@ -1,0 +1,357 @@
+"""`gpu` reductions and warp-level matrix ops (GPUOps.td in MLIR 22) with MLIR's syntax.
+
+xDSL 0.75 reads `gpu.all_reduce` in generic form only, with five of MLIR's thirteen
+reduction kinds, and lacks `gpu.subgroup_reduce` and the `gpu.subgroup_mma_*` ops (the
+WMMA kernels of MLIR's integration tests). This module defines them:
+
+    %r = gpu.all_reduce add %v uniform {} : (f32) -> f32
+    %r = gpu.all_reduce %v { ^bb0(%a: i32, %b: i32): ... gpu.yield %x : i32 } : (i32) -> i32
+    %s = gpu.subgroup_reduce maxnumf %v uniform cluster(size = 4) : (f32) -> f32
+    %A = gpu.subgroup_mma_load_matrix %m[%i, %j] {leadDimension = 16 : index}
+           : memref<16x16xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+
+and prints MLIR's generic form. `!gpu.mma_matrix` keeps its parameters as text
+(`mlir_syntax.OpaqueParametersType`). The loads and stores of matrices are accesses
+(`transforms/memory_effects.py`); reductions touch no memory. Written to be proposed to
+xDSL as it is.
+"""
+
+from __future__ import annotations
+
+from gpu_alloc.dialect.mlir_syntax import OpaqueParametersType, parse_indexed
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, UnitAttr, i32
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Operation, Region, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.utils.str_enum import StrEnum
+
+_INDEX = IndexType()
+
+
+class ReductionKind(StrEnum):
+    """MLIR's `gpu::AllReduceOperation`."""
+
+    ADD = "add"
+    MUL = "mul"
+    MINUI = "minui"
+    MINSI = "minsi"
+    MINNUMF = "minnumf"
+    MAXUI = "maxui"
+    MAXSI = "maxsi"
+    MAXNUMF = "maxnumf"
+    AND = "and"
+    OR = "or"
+    XOR = "xor"
+    MINIMUMF = "minimumf"
+    MAXIMUMF = "maximumf"
+
+
+@irdl_attr_definition
+class ReductionKindAttr(EnumAttribute[ReductionKind], SpacedOpaqueSyntaxAttribute):
+    """`#gpu<all_reduce_op add>` (replaces xDSL's five-kind attribute)."""
+
+    name = "gpu.all_reduce_op"
+
+
+class ElementwiseKind(StrEnum):
+    """MLIR's `gpu::MMAElementwiseOp`."""
+
+    ADDF = "addf"
+    MULF = "mulf"
+    SUBF = "subf"
+    MAXF = "maxf"
+    MINF = "minf"
+    DIVF = "divf"
+    ADDI = "addi"
+    MULI = "muli"
+    SUBI = "subi"
+    DIVS = "divs"
+    DIVU = "divu"
+    NEGATEF = "negatef"
+    NEGATES = "negates"
+    EXTF = "extf"
+
+
+@irdl_attr_definition
+class ElementwiseKindAttr(EnumAttribute[ElementwiseKind], SpacedOpaqueSyntaxAttribute):
+    """`#gpu<mma_element_wise addf>`"""
+
+    name = "gpu.mma_element_wise"
+
+
+@irdl_attr_definition
+class MMAMatrixType(OpaqueParametersType):
+    """`!gpu.mma_matrix<16x16xf16, "AOp">`: a warp's fragment of a matrix."""
+
+    name = "gpu.mma_matrix"
+
+
+def _parse_kind(parser: Parser) -> ReductionKindAttr | None:
+    if (word := parser.parse_optional_keyword_in(tuple(k.value for k in ReductionKind))) is None:
+        return None
+    return ReductionKindAttr(ReductionKind(word))
+
+
+@irdl_op_definition
+class AllReduceOp(IRDLOperation):
+    """`%r = gpu.all_reduce (kind)? %v (uniform)? region? attr-dict : (T) -> T`: the
+    reduction over the block, by a kind or by the region's body."""
+
+    name = "gpu.all_reduce"
+
+    value = operand_def()
+    op = opt_prop_def(ReductionKindAttr)
+    uniform = opt_prop_def(UnitAttr)
+    result = result_def()
+    body = region_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AllReduceOp:
+        properties: dict[str, Attribute] = {}
+        if (kind := _parse_kind(parser)) is not None:
+            properties["op"] = kind
+        value = parser.parse_unresolved_operand()
+        if parser.parse_optional_keyword("uniform") is not None:
+            properties["uniform"] = UnitAttr()
+        region = parser.parse_optional_region() or Region()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        (value_type,) = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        parser.parse_punctuation("->")
+        result = parser.parse_optional_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_type
+        ) or [parser.parse_type()]
+        return cls.create(
+            operands=[parser.resolve_operand(value, value_type)],
+            result_types=result,
+            properties=properties,
+            attributes=attributes,
+            regions=[region],
+        )
+
+
+@irdl_op_definition
+class SubgroupReduceOp(IRDLOperation):
+    """`%r = gpu.subgroup_reduce kind %v (uniform)? (cluster(size = N (, stride = S)?))?
+    : (T) -> T`"""
+
+    name = "gpu.subgroup_reduce"
+
+    value = operand_def()
+    op = prop_def(ReductionKindAttr)
+    uniform = opt_prop_def(UnitAttr)
+    cluster_size = opt_prop_def(IntegerAttr)
+    cluster_stride = opt_prop_def(IntegerAttr)
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupReduceOp:
+        kind = _parse_kind(parser)
+        if kind is None:
+            parser.raise_error("expected a reduction kind")
+        properties: dict[str, Attribute] = {"op": kind, "cluster_stride": IntegerAttr(1, i32)}
+        value = parser.parse_unresolved_operand()
+        if parser.parse_optional_keyword("uniform") is not None:
+            properties["uniform"] = UnitAttr()
+        if parser.parse_optional_keyword("cluster") is not None:
+            parser.parse_punctuation("(")
+            parser.parse_keyword("size")
+            parser.parse_punctuation("=")
+            properties["cluster_size"] = IntegerAttr(parser.parse_integer(), i32)
+            if parser.parse_optional_punctuation(",") is not None:
+                parser.parse_keyword("stride")
+                parser.parse_punctuation("=")
+                properties["cluster_stride"] = IntegerAttr(parser.parse_integer(), i32)
+            parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        (value_type,) = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        parser.parse_punctuation("->")
+        return cls.create(
+            operands=[parser.resolve_operand(value, value_type)],
+            result_types=[parser.parse_type()],
+            properties=properties,
+            attributes=attributes,
+        )
+
+
+def _inherent(attributes: dict[str, Attribute], names: tuple[str, ...]) -> dict[str, Attribute]:
+    return {name: attributes.pop(name) for name in names if name in attributes}
+
+
+_MMA_PROPS = ("leadDimension", "transpose")
+
+
+@irdl_op_definition
+class SubgroupMmaLoadMatrixOp(IRDLOperation):
+    """`%f = gpu.subgroup_mma_load_matrix %m[%i, %j] {leadDimension = N : index,
+    transpose?} : memref<...> -> !gpu.mma_matrix<...>`"""
+
+    name = "gpu.subgroup_mma_load_matrix"
+
+    srcMemref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    leadDimension = prop_def(IntegerAttr)
+    transpose = opt_prop_def(UnitAttr)
+    res = result_def(MMAMatrixType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupMmaLoadMatrixOp:
+        memref, indices = parse_indexed(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        memref_value = parser.resolve_operand(memref, parser.parse_type())
+        parser.parse_punctuation("->")
+        return cls.create(
+            operands=[memref_value, *indices],
+            result_types=[parser.parse_type()],
+            properties=_inherent(attributes, _MMA_PROPS),
+            attributes=attributes,
+        )
+
+
+@irdl_op_definition
+class SubgroupMmaStoreMatrixOp(IRDLOperation):
+    """`gpu.subgroup_mma_store_matrix %f, %m[%i, %j] {leadDimension = N : index} :
+    !gpu.mma_matrix<...>, memref<...>`"""
+
+    name = "gpu.subgroup_mma_store_matrix"
+
+    src = operand_def(MMAMatrixType)
+    dstMemref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    leadDimension = prop_def(IntegerAttr)
+    transpose = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupMmaStoreMatrixOp:
+        fragment = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref, indices = parse_indexed(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fragment_value = parser.resolve_operand(fragment, parser.parse_type())
+        parser.parse_punctuation(",")
+        memref_value = parser.resolve_operand(memref, parser.parse_type())
+        return cls.create(
+            operands=[fragment_value, memref_value, *indices],
+            properties=_inherent(attributes, _MMA_PROPS),
+            attributes=attributes,
+        )
+
+
+@irdl_op_definition
+class SubgroupMmaComputeOp(IRDLOperation):
+    """`%d = gpu.subgroup_mma_compute %a, %b, %c (attrs)? : A, B -> C`"""
+
+    name = "gpu.subgroup_mma_compute"
+
+    opA = operand_def(MMAMatrixType)
+    opB = operand_def(MMAMatrixType)
+    opC = operand_def(MMAMatrixType)
+    a_transpose = opt_prop_def(UnitAttr)
+    b_transpose = opt_prop_def(UnitAttr)
+    res = result_def(MMAMatrixType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupMmaComputeOp:
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        a_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        b_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        c_type = parser.parse_type()
+        values = parser.resolve_operands(operands, [a_type, b_type, c_type], parser.pos)
+        return cls.create(
+            operands=values,
+            result_types=[c_type],
+            properties=_inherent(attributes, ("a_transpose", "b_transpose")),
+            attributes=attributes,
+        )
+
+
+@irdl_op_definition
+class SubgroupMmaConstantMatrixOp(IRDLOperation):
+    """`%c = gpu.subgroup_mma_constant_matrix %x : !gpu.mma_matrix<...>`"""
+
+    name = "gpu.subgroup_mma_constant_matrix"
+
+    value = operand_def()
+    res = result_def(MMAMatrixType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupMmaConstantMatrixOp:
+        value = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result = parser.parse_type()
+        element = _element_type_of(parser, result)
+        return cls.create(
+            operands=[parser.resolve_operand(value, element)],
+            result_types=[result],
+            attributes=attributes,
+        )
+
+
+def _element_type_of(parser: Parser, matrix: Attribute) -> Attribute:
+    """The element type of `!gpu.mma_matrix<16x16xf32, "COp">` (`f32`)."""
+    if not isinstance(matrix, MMAMatrixType):
+        parser.raise_error("expected a !gpu.mma_matrix type")
+    shape_and_type = matrix.body.data.split(",")[0].strip()
+    return Parser(parser.ctx, shape_and_type.rsplit("x", 1)[-1]).parse_type()
+
+
+@irdl_op_definition
+class SubgroupMmaElementwiseOp(IRDLOperation):
+    """`%r = gpu.subgroup_mma_elementwise kind %a, %b : (A, B) -> R`"""
+
+    name = "gpu.subgroup_mma_elementwise"
+
+    args = var_operand_def(MMAMatrixType)
+    opType = prop_def(ElementwiseKindAttr)
+    res = result_def(MMAMatrixType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubgroupMmaElementwiseOp:
+        kind = parser.parse_str_enum(ElementwiseKind)
+        operands = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        return cls.create(
+            operands=parser.resolve_operands(operands, types, parser.pos),
+            result_types=[result],
+            properties={"opType": ElementwiseKindAttr(kind)},
+            attributes=attributes,
+        )
+
+
+WARP_OPS: tuple[type[Operation], ...] = (
+    AllReduceOp,
+    SubgroupReduceOp,
+    SubgroupMmaLoadMatrixOp,
+    SubgroupMmaStoreMatrixOp,
+    SubgroupMmaComputeOp,
+    SubgroupMmaConstantMatrixOp,
+    SubgroupMmaElementwiseOp,
+)
+WARP_ATTRIBUTES = (ReductionKindAttr, ElementwiseKindAttr, MMAMatrixType)
