@@ -129,6 +129,7 @@ _SPIRV_I128 = (
 _NO_SPIRV_MATH = "MLIR 22 lowers it to no LLVM operation the SPIR-V target knows"
 
 _NOT_EMBEDDED = "the embedded backend does not lower it"
+_NOT_SPIRV_MLIR = "MLIR 22's GPU-to-LLVM-SPIR-V lowering does not lower it"
 _NVGPU_REFUSED = {
     **refused(_NOT_EMBEDDED, "*/llvmlite"),
     **refused("an NVIDIA GPU op: MLIR lowers nvgpu only to NVVM", "amdgcn/*", "spirv/*"),
@@ -256,7 +257,7 @@ COVERAGE: tuple[Row, ...] = (
         note="xor up down idx",
         refused={
             **refused(_NOT_EMBEDDED, "*/llvmlite"),
-            **refused("MLIR 22's GPU-to-LLVM-SPIR-V lowering does not lower it", "spirv/mlir"),
+            **refused(_NOT_SPIRV_MLIR, "spirv/mlir"),
         },
     ),
     Row(
@@ -324,17 +325,28 @@ COVERAGE: tuple[Row, ...] = (
         ("f32",),
         refused=refused(_NOT_EMBEDDED, "*/llvmlite"),
     ),
-    Row("gpu.all_reduce", "special", ("f32",), refused=refused(_NOT_EMBEDDED, "*/llvmlite")),
+    Row(
+        "gpu.all_reduce",
+        "special",
+        ("f32",),
+        refused={
+            **refused(_NOT_EMBEDDED, "*/llvmlite"),
+            **refused(
+                "MLIR 22's ROCDL lowering of it reads the block size through ROCm's ockl",
+                "amdgcn/mlir",
+            ),
+            **refused(_NOT_SPIRV_MLIR, "spirv/mlir"),
+        },
+    ),
     *_rows(
         "amdgpu.gather_to_lds amdgpu.lds_barrier amdgpu.raw_buffer_load "
         "amdgpu.raw_buffer_store amdgpu.transpose_load amdgpu.fat_raw_buffer_cast",
         "special",
         ("f16",),
-        note="AMD GPUs only",
+        note="AMD GPUs only (`transpose_load`: the chips that have it)",
         refused={
             **refused("an AMD GPU op: only an AMD target lowers it", "ptx/*", "spirv/*"),
             **refused(_NOT_EMBEDDED, "amdgcn/llvmlite"),
-            **refused("not wired: the mlir backend does not run MLIR's amdgpu-to-ROCDL conversion", "amdgcn/mlir"),
         },
     ),
     *_rows(

@@ -112,6 +112,17 @@ def check_math_library(module: ModuleOp, device: Device) -> None:
         return
 
 
+def check_chip_ops(module: ModuleOp, device: Device) -> None:
+    """Refuse the first op that only other chips of the target have."""
+    for op in module.walk():
+        chips = device.target.chip_only_ops.get(op.name)
+        if chips is not None and device.chip.name not in chips:
+            raise GpuAllocPassError(
+                f"'{op.name}' needs chip {' or '.join(chips)} (the chip is {device.chip.name})",
+                op,
+            )
+
+
 def prepared(
     module: ModuleOp, target: str, chip: str, backend: str, isa_version: int
 ) -> tuple[ModuleOp, Device]:
@@ -121,6 +132,7 @@ def prepared(
     op the backend does not lower or a kernel over its chip's limits."""
     device = device_for(target, chip, backend, isa_version)
     check_coverage(module, device.target, backend)
+    check_chip_ops(module, device)
     check_symbol_names(module, device)
     check_math_library(module, device)
     lowered = _lowered(module, device)

@@ -39,11 +39,17 @@ from xdsl.dialects import gpu
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
 from xdsl.printer import Printer
 
-PRE_LOWERING = ("--convert-linalg-to-loops", "--convert-vector-to-scf", "--lower-affine")
+PRE_LOWERING = (
+    "--convert-linalg-to-loops",
+    "--convert-vector-to-scf",
+    "--lower-affine",
+    "--convert-vector-to-llvm",
+)
 """Target-independent `mlir-opt-22` passes run before every target's pipeline, which
 lowers none of these itself: `linalg` ops on memrefs to loops, `vector.transfer_*` to
-`scf` (MLIR 22's NVVM pipeline leaves an unrealized cast for a `vector.transfer_read`),
-and the `affine.apply`s the loops use."""
+`scf` and the vector ops to LLVM (each target's pipeline leaves an unrealized cast for a
+`vector.transfer_read`, and none lowers `vector.step`), and the `affine.apply`s the
+loops use."""
 
 _BINARY = re.compile(
     r'gpu\.binary @([\w$.-]+)\s*\[#gpu\.object<.*?(assembly|offload) = "((?:[^"\\]|\\.)*)"', re.S

@@ -106,8 +106,11 @@ AMD = TargetDescription(
             "--convert-scf-to-cf",
             "--expand-strided-metadata",
             "--lower-affine",
+            "--convert-amdgpu-to-rocdl=chipset={chip}",
             "--convert-gpu-to-rocdl=chipset={chip} index-bitwidth=64",
             "--rocdl-attach-target=chip={chip}{wave}",
+            # the vector lowering's memref descriptors meet ROCDL's numbered spaces
+            "--reconcile-unrealized-casts",
             "--gpu-module-to-binary=format=isa",
         ),
         device_code_only=True,
@@ -120,4 +123,6 @@ AMD = TargetDescription(
         wave_options={32: " wave64=false", 64: ""},
     ),
     symbol_pattern=r"[A-Za-z_.$][A-Za-z0-9_.$]*",
+    # ds_read_tr: MLIR 22 refuses it on any other chip ("Non-gfx950 chipset not supported")
+    chip_only_ops={"amdgpu.transpose_load": ("gfx950",)},
 )

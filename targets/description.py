@@ -257,6 +257,8 @@ class TargetDescription:
     between compilations: `lowering/isolated.py`)."""
     refused_types: dict[str, str] = field(default_factory=dict[str, str])
     """Element types (`bf16`) no op may use on the target, and why."""
+    chip_only_ops: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
+    """Ops that only some of the target's chips have: op name → those chips."""
 
     def chip(self, name: str) -> Chip:
         """The chip called `name`, or a `TargetOptionError` listing the known ones."""

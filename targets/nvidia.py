@@ -101,10 +101,9 @@ NVIDIA = TargetDescription(
     ),
     mlir=MlirPipeline(
         passes=(
-            # nvgpu (async copies, ldmatrix, mma.sync, mbarriers, TMA), then the vector ops
-            # the pipeline leaves: MLIR 22's NVVM pipeline lowers neither
+            # nvgpu (async copies, ldmatrix, mma.sync, mbarriers, TMA), which MLIR 22's
+            # NVVM pipeline does not lower itself
             "--convert-nvgpu-to-nvvm",
-            "--convert-vector-to-llvm",
             "--gpu-lower-to-nvvm-pipeline=cubin-chip={chip} "
             "cubin-features=+ptx{isa_version} cubin-format=isa",
         ),

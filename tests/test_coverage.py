@@ -51,10 +51,17 @@ def _library_missing(row: Row, target: str) -> str | None:
     return None
 
 
-def _assert_refused(row: Row, target: str, backend: str, element: str, why: str) -> None:
+def _chip(row: Row, target: str) -> str:
+    """The target's default chip, or the first that has the row's op if only some do."""
+    return TARGETS[target].chip_only_ops.get(row.op, ("",))[0]
+
+
+def _assert_refused(
+    row: Row, target: str, backend: str, element: str, why: str, chip: str = ""
+) -> None:
     module = parse_kernel(kernel_for(row, element))
     with pytest.raises(GpuAllocPassError) as error:
-        emit_modules(module, target, "", backend, ISA_VERSIONS[target])
+        emit_modules(module, target, chip or _chip(row, target), backend, ISA_VERSIONS[target])
     message = error.value.message
     assert "\n" not in message and why in message, (row.op, target, backend, element)
     assert error.value.op is not None  # located
@@ -64,9 +71,10 @@ def _tool_bytes(row: Row, target: str, backend: str, types: list[str]) -> dict[s
     """Per element type, the static shared bytes of kernel `k` as the target's tools
     report them, after they accepted it."""
     module = parse_kernel(module_for(row, tuple(types)))
-    outputs = emit_modules(module, target, "", backend, ISA_VERSIONS[target])
+    chip = _chip(row, target)
+    outputs = emit_modules(module, target, chip, backend, ISA_VERSIONS[target])
     assert sorted(outputs) == sorted(module_name(t) for t in types)
-    device = device_for(target, "", backend, ISA_VERSIONS[target])
+    device = device_for(target, chip, backend, ISA_VERSIONS[target])
     shared: dict[str, int] = {}
     for element in types:
         reported = shared_bytes_by_tool(outputs[module_name(element)], device, ISA_VERSIONS[target])
@@ -100,6 +108,16 @@ def test_row_on_every_backend_of_the_target(row: Row, target: str):
         for element, embedded in shared["llvmlite"].items():
             if element in shared["mlir"]:
                 assert shared["mlir"][element] == embedded + extra, (row.op, element)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_op_of_other_chips_is_refused_at_the_op(backend: str):
+    """gfx942 (the default) has no transposed LDS reads: one located line naming the chip
+    that has them, on either backend (the embedded one refuses the op itself)."""
+    row = row_of("amdgpu.transpose_load")
+    assert row is not None and TARGETS["amdgcn"].default_chip == "gfx942"
+    why = "needs chip gfx950 (the chip is gfx942)" if backend == "mlir" else "embedded"
+    _assert_refused(row, "amdgcn", backend, "f16", why, chip="gfx942")
 
 
 def test_every_row_names_known_columns_and_types():
