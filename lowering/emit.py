@@ -71,9 +71,7 @@ def _lowered(module: ModuleOp, device: Device) -> ModuleOp:
     lowered = module.clone()
     for copy, original in zip(lowered.walk(), module.walk(), strict=True):
         derive(copy, original)  # a diagnostic on the copy points at the user's op
-    if any(
-        isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()
-    ):
+    if any(isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()):
         LowerGpuAllocsPass(chip=device.chip.name).apply(Context(), lowered)
     pre_lower(lowered)
     return lowered

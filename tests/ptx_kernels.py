@@ -328,7 +328,9 @@ _SPECIAL["amdgpu.transpose_load"] = (
       %v = amdgpu.transpose_load %sh[%c4] : memref<64x{T}, 3 : i32> -> vector<4x{T}>
       %r = vector.extract %v[1] : {T} from vector<4x{T}>"""
 )
-_SPECIAL["amdgpu.fat_raw_buffer_cast"] = """      %f = amdgpu.fat_raw_buffer_cast %a resetOffset : memref<64x{T}, 1> to memref<64x{T}, #amdgpu.address_space<fat_raw_buffer>>
+_SPECIAL[
+    "amdgpu.fat_raw_buffer_cast"
+] = """      %f = amdgpu.fat_raw_buffer_cast %a resetOffset : memref<64x{T}, 1> to memref<64x{T}, #amdgpu.address_space<fat_raw_buffer>>
       %r = memref.load %f[%c1] : memref<64x{T}, #amdgpu.address_space<fat_raw_buffer>>"""
 
 
