@@ -75,7 +75,7 @@ def pipeline(device: Device, isa_version: int, module: ModuleOp) -> list[str]:
     options = [*PRE_LOWERING, *(p.format(**values) for p in mlir.passes)]
     if mlir.library_option and uses_math_library(module):
         for library in find_math_library(device.target.math, device.chip):
-            options.insert(len(PRE_LOWERING), mlir.library_option.format(library=library, **values))
+            options.insert(0, mlir.library_option.format(library=library, **values))
     return options
 
 
