@@ -1,18 +1,15 @@
-"""Packer benchmark sections for `bench/run.py`: determinism under load, the greedy phase's
-scaling on large random inputs, and the comparison with MiniMalloc read from a results file."""
+"""Packer benchmark sections for `bench/run.py`: determinism under load and the greedy phase's
+scaling on large random inputs (the comparisons are in `compare`)."""
 
 from __future__ import annotations
 
-import json
-import math
 import random
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
 
 HOG = "while True: pass"
 """A busy loop: one subprocess per CPU makes the packer share every core."""
@@ -102,51 +99,4 @@ def greedy_scaling(sizes: Sequence[tuple[int, float]]) -> list[str]:
         lines.append(f"| {count} | `--time-limit {seconds:g}` | {ratio} | {elapsed:.1f} |")
         print(f"  random {count}: ratio {ratio} in {elapsed:.1f} s", flush=True)
     lines.append("")
-    return lines
-
-
-MINIMALLOC_RESULTS = Path(__file__).resolve().parent / "minimalloc_results.json"
-
-
-class Outcome(Protocol):
-    """What the comparison needs of one of this project's runs (bench/run.py's `Row`)."""
-
-    peak: int
-    optimal: bool
-    time: float
-    cpu: float
-
-
-def minimalloc_comparison(ours: Mapping[str, Outcome], limits: str) -> list[str]:
-    """MiniMalloc's figures from the committed results file beside ours (MiniMalloc itself is
-    not needed to run the benchmark)."""
-    reference = json.loads(MINIMALLOC_RESULTS.read_text())
-    lines = [
-        f"### MiniMalloc side by side (this project: {limits})",
-        "",
-        f"MiniMalloc's figures are read from `bench/{MINIMALLOC_RESULTS.name}`: "
-        f"{reference['conditions']}",
-        "",
-        f"| instance | MiniMalloc peak ({reference['time_limit_s']} s) | MiniMalloc proven "
-        "| this project | ours / MiniMalloc | ours proven | our wall (s) | our CPU (s) |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    ratios = []
-    for name, row in ours.items():
-        theirs = reference["instances"][name]
-        ratio = row.peak / theirs["peak"]
-        ratios.append(ratio)
-        lines.append(
-            f"| {name} | {theirs['peak']} | {'yes' if theirs['proven'] else 'no'} | {row.peak} "
-            f"| {ratio:.3f} | {'yes' if row.optimal else 'no'} | {row.time:.2f} | {row.cpu:.2f} |"
-        )
-    proven = sum(row.optimal for row in ours.values())
-    theirs_proven = sum(reference["instances"][name]["proven"] for name in ours)
-    mean = math.prod(ratios) ** (1 / len(ratios)) if ratios else float("nan")
-    lines += [
-        "",
-        f"Proven optimal: this project {proven}, MiniMalloc {theirs_proven} of {len(ours)}; "
-        f"geometric mean of ours / MiniMalloc's peak {mean:.3f}.",
-        "",
-    ]
     return lines

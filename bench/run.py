@@ -29,8 +29,19 @@ from typing import TypeVar
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 
+from compare import (  # noqa: E402
+    BEFORE,
+    Outcome,  # noqa: E402
+    before_packer,
+    long_runs,
+    minimalloc_measured,
+    run_before,
+    suite_table,
+    warm_up,
+)
 from gen_kernels import chain_items, chain_kernel  # noqa: E402
 from gpu_alloc.tools.pack import read_instance  # noqa: E402
+from gpu_alloc.transforms import packing  # noqa: E402
 from gpu_alloc.transforms.packing import (  # noqa: E402
     SEARCH_MAX_ITEMS,
     PackItem,
@@ -39,7 +50,7 @@ from gpu_alloc.transforms.packing import (  # noqa: E402
     pack,
     validate,
 )
-from pack_rows import determinism, greedy_scaling, minimalloc_comparison  # noqa: E402
+from pack_rows import determinism, greedy_scaling  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402
 from xdsl.xdsl_opt_main import xDSLOptMain  # noqa: E402
@@ -69,6 +80,8 @@ KERNEL_SIZES = (8, 16, 32, 64)
 GREEDY_SIZES = ((50_000, 1.0), (200_000, 2.0))
 CHALLENGING_TIME_LIMIT = 10.0
 """Wall-clock limit per challenging instance: issue 15's condition for the MiniMalloc comparison."""
+LONG_TIME_LIMIT = 60.0
+"""Wall-clock limit of the D and J runs (issue 22: D at or below 1,024,000 within 60 s)."""
 
 
 class BenchError(Exception):
@@ -106,6 +119,8 @@ class Row:
     time: float
     cpu: float
     """CPU seconds of `pack` (about its wall time on an idle machine)."""
+    lower_bound_proven: int = 0
+    """`Packing.lower_bound`: the max load raised by alignment and by the search."""
 
 
 def measure(
@@ -135,6 +150,7 @@ def measure(
         packing.optimal,
         elapsed,
         cpu,
+        packing.lower_bound,
     )
     print(f"  {name}: peak {row.peak} (best-fit {row.best_fit}) in {elapsed:.2f} s", flush=True)
     return row
@@ -394,6 +410,45 @@ def machine() -> str:
     )
 
 
+def packer_comparison(folder: Path, args: argparse.Namespace, ours: dict[str, Row]) -> list[str]:
+    """The challenging suite before and after (and MiniMalloc), D and J over a minute, and
+    the kernel-sized packing time before and after, all from this run."""
+    limits = (None, args.budget) if args.budget is not None else (args.time_limit, None)
+    names = list(CHALLENGING_BEST)
+    warm_up(packing)
+    lines = challenging(folder, limits, names, ours)
+    with tempfile.TemporaryDirectory() as scratch:
+        before = run_before(before_packer(Path(scratch)), folder, names, limits)
+    after = {name: as_outcome(row) for name, row in ours.items()}
+    measured = minimalloc_measured(folder, names, args.time_limit)
+    lines += suite_table(names, before, after, measured, limits_label(*limits))
+    lines += long_runs(folder, args.long_time_limit, args.solutions)
+    lines += kernel_ratio_section()
+    return lines
+
+
+def as_outcome(row: Row) -> Outcome:
+    return Outcome(row.peak, row.optimal, row.time, row.lower_bound_proven)
+
+
+def kernel_ratio_section() -> list[str]:
+    """`bench/kernel_ratio.py BEFORE` in a fresh process (so that numba is not loaded)."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "kernel_ratio.py"), BEFORE],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise BenchError(f"kernel_ratio.py failed: {done.stderr.strip() or done.stdout.strip()}")
+    return [
+        "### Kernel-sized packing before and after",
+        "",
+        f"`python bench/kernel_ratio.py {BEFORE}`: {done.stdout.strip()}",
+        "",
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Packing and pass-speed benchmarks.")
     parser.add_argument("--smoke", action="store_true", help="tiny instances only")
@@ -403,6 +458,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         type=int,
         help="work units for the challenging instances instead of the time limit (the same "
         "peaks under any load)",
+    )
+    parser.add_argument(
+        "--long-time-limit",
+        type=float,
+        default=LONG_TIME_LIMIT,
+        help="wall-clock limit of the D and J runs (default 60)",
+    )
+    parser.add_argument(
+        "--solutions", type=Path, help="write the D and J packings of the long runs here"
     )
     parser.add_argument(
         "--time-limit",
@@ -422,14 +486,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             row = measure("input.12", toy, 0.1, "12")
             body += [f"input.12: peak {row.peak}, optimal {row.optimal}", ""]
             body += challenging(folder / "challenging", (None, 50), ["A"], ours)
-            body += minimalloc_comparison(ours, limits_label(None, 50))
             body += kernels((8,))
             body += pass_speed((4, 8))
             body += determinism(folder / "challenging" / "A.1048576.csv", 1, [["--budget", "50"]])
         else:
-            limits = (None, args.budget) if args.budget is not None else (args.time_limit, None)
-            body += challenging(folder / "challenging", limits, list(CHALLENGING_BEST), ours)
-            body += minimalloc_comparison(ours, limits_label(*limits))
+            body += packer_comparison(folder / "challenging", args, ours)
             body += traces(folder / "traces", None, TRACES)
             body += kernels(KERNEL_SIZES)
             body += pass_speed(PASS_SIZES)

@@ -14,6 +14,7 @@ from gpu_alloc.dialect.backing import (
 from gpu_alloc.dialect.layout import (
     HEAP_LAYOUT_ATTR,
     LAYOUT_ATTR,
+    LOWER_BOUND_ATTR,
     PROVEN_OPTIMAL_ATTR,
     FuncSlice,
     layout_attr,
@@ -40,6 +41,7 @@ __all__ = [
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",
     "LAYOUT_ATTR",
+    "LOWER_BOUND_ATTR",
     "PROVEN_OPTIMAL_ATTR",
     "FuncSlice",
     "layout_attr",

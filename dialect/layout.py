@@ -50,8 +50,11 @@ from xdsl.utils.exceptions import VerifyException
 LAYOUT_ATTR = "gpu_alloc.layout"
 HEAP_LAYOUT_ATTR = "gpu_alloc.heap_layout"
 PROVEN_OPTIMAL_ATTR = "gpu_alloc.proven_optimal"
-"""A unit attribute `fuse-gpu-allocs` puts on a backing larger than the lower bound (the
-most bytes live in one stage) when its search proved that no smaller layout exists."""
+"""A unit attribute `fuse-gpu-allocs` puts on a backing larger than the max load (the most
+bytes live in one stage) when its search proved that no smaller layout exists."""
+LOWER_BOUND_ATTR = "gpu_alloc.lower_bound"
+"""An i64 `fuse-gpu-allocs` puts on a backing not proven optimal when the packer's lower bound
+(alignment padding, refuted capacities) is above the max load: no smaller layout exists."""
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ from pathlib import Path
 import gpu_alloc.api as ga
 import numpy as np
 import pytest
-from gpu_alloc.dialect import PROVEN_OPTIMAL_ATTR, AllocOp
+from gpu_alloc.dialect import LOWER_BOUND_ATTR, PROVEN_OPTIMAL_ATTR, AllocOp
 from gpu_alloc.transforms.fusion_report import format_report
 from gpu_alloc.universe import ALL_PASSES
 from hypothesis import given, settings
 from kernelgen import GeneratedKernel, kernels
+from xdsl.dialects.builtin import IntegerAttr, i64
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,19 +121,60 @@ gpu.module @m {
 
 
 def test_proven_above_the_lower_bound_is_recorded_in_the_ir():
-    """Two co-live 8-byte Funcs at 16-byte alignment: the lower bound is 16 B, but any
-    layout needs 24 B (one of them starts at 16). The search proves 24 optimal; the IR says
-    so with the mark, and without the mark it would read as not proven."""
+    """Two co-live 8-byte Funcs at 16-byte alignment: the max load is 16 B, but any layout
+    needs 24 B (one of them starts at 16): the lower bound is 24 B and 24 is optimal. The IR
+    says so with the mark; without it the bound read back is the max load, not proven."""
     module = ga.parse(PROVEN_ABOVE_BOUND)
     shared = ga.fuse(module).kernel("k").space("shared")
     assert shared is not None
-    assert (shared.lower_bound, shared.fused_bytes, shared.proven) == (16, 24, True)
+    assert (shared.lower_bound, shared.fused_bytes, shared.proven) == (24, 24, True)
     backing = next(op for op in module.walk() if isinstance(op, AllocOp))
     assert PROVEN_OPTIMAL_ATTR in backing.attributes
     assert ga.fusion_result(module).kernel("k").space("shared") == shared
     del backing.attributes[PROVEN_OPTIMAL_ATTR]
     unmarked = ga.fusion_result(module).kernel("k").space("shared")
-    assert unmarked is not None and not unmarked.proven
+    assert unmarked is not None and not unmarked.proven and unmarked.lower_bound == 16
+
+
+THREE_CO_LIVE = """
+gpu.module @m {
+  gpu.func @k(%out: memref<5xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %a = "gpu_alloc.alloc"() <{name = "a"}> : () -> memref<5xf32, 3 : i32>
+    %b = "gpu_alloc.alloc"() <{name = "b"}> : () -> memref<5xf32, 3 : i32>
+    %c = "gpu_alloc.alloc"() <{name = "c"}> : () -> memref<5xf32, 3 : i32>
+    %va = memref.load %a[%c0] : memref<5xf32, 3 : i32>
+    %vb = memref.load %b[%c0] : memref<5xf32, 3 : i32>
+    %vc = memref.load %c[%c0] : memref<5xf32, 3 : i32>
+    memref.store %va, %out[%c0] : memref<5xf32>
+    memref.store %vb, %out[%c0] : memref<5xf32>
+    memref.store %vc, %out[%c0] : memref<5xf32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_a_bound_above_the_load_but_not_proven_is_recorded_in_the_ir():
+    """Three co-live 20-byte Funcs, 16-byte aligned: max load 60 B. Whichever starts highest
+    starts at a multiple of 16 at or above the other two's 40 bytes, so no layout is below
+    48 + 20 = 68 B (the packer's alignment bound, no search needed). Without any search work
+    the layout is best-fit's, 0 / 32 / 64: 84 B, not proven. The IR records the bound (fuse's
+    `gpu_alloc.lower_bound`), so the result read back is the one fuse returned."""
+    module = ga.parse(THREE_CO_LIVE)
+    shared = ga.fuse(module, budget=0).kernel("k").space("shared")
+    assert shared is not None
+    assert (shared.lower_bound, shared.fused_bytes, shared.proven) == (68, 84, False)
+    backing = next(op for op in module.walk() if isinstance(op, AllocOp))
+    assert backing.attributes[LOWER_BOUND_ATTR] == IntegerAttr(68, i64)
+    assert PROVEN_OPTIMAL_ATTR not in backing.attributes
+    assert ga.fusion_result(module).kernel("k").space("shared") == shared
+    # With the default budget the search proves 84 optimal (the starts are at least 0, 32 and
+    # 64), and the mark replaces the bound.
+    proven = ga.parse(THREE_CO_LIVE)
+    result = ga.fuse(proven).kernel("k").space("shared")
+    assert result is not None and (result.lower_bound, result.proven) == (84, True)
+    assert ga.fusion_result(proven).kernel("k").space("shared") == result
 
 
 def test_a_failed_fuse_raises_and_leaves_the_module():

@@ -5,16 +5,19 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from gpu_alloc.transforms.packing import (
     DEFAULT_GREEDY_BUDGET,
     SEARCH_MAX_ITEMS,
+    Meter,
     Packing,
     PackingError,
     PackItem,
     best_fit,
+    confirm,
     lower_bound,
     pack,
     validate,
@@ -144,9 +147,10 @@ def test_alignment_is_respected():
 
 def test_zero_size_and_empty_lifetimes_get_offset_zero():
     items = [PackItem(0, 4, 0, 64), PackItem(3, 3, 6), PackItem(0, 4, 8)]
-    assert pack(items) == Packing((0, 0, 0), 8, 8, True)
+    assert pack(items) == Packing((0, 0, 0), 8, 8, True, max_load=8)
     # A never-live buffer still has to fit in the backing buffer.
-    assert pack([PackItem(3, 3, 100), PackItem(0, 4, 8)]) == Packing((0, 0), 100, 8, True)
+    packing = pack([PackItem(3, 3, 100), PackItem(0, 4, 8)])
+    assert packing == Packing((0, 0), 100, 100, True, max_load=8)
 
 
 def test_no_items():
@@ -173,9 +177,13 @@ def test_optimum_above_the_lower_bound_is_proven():
     # b and c take 0 and 8 (the 5-byte one ends at 13 or 5) and a lands at 16, so 19 is optimal.
     items = [PackItem(0, 2, 3, 4), PackItem(0, 2, 8, 8), PackItem(0, 2, 5, 8)]
     packing = pack(items)
-    assert packing.lower_bound == 16
+    assert packing.max_load == 16
     assert packing.peak == 19 == brute_force_optimum(items)
-    assert packing.optimal
+    assert packing.optimal and packing.lower_bound == 19
+    # The certificate: no packing of all three fits in 18 bytes, replayed by `confirm`.
+    assert packing.refutation is not None
+    assert packing.refutation.capacity == 18 and packing.refutation.items == (0, 1, 2)
+    assert confirm(items, packing.refutation)
 
 
 def test_long_stencil_chain_is_optimal():
@@ -191,7 +199,8 @@ def test_long_stencil_chain_is_optimal():
 
 
 def brute_force_optimum(items: Sequence[PackItem]) -> int:
-    """Min over all orders of "place each at its lowest aligned free address".
+    """Min over all orders of "place each at its lowest aligned free address" (a pinned item
+    at its pin, the order failing if that is taken).
 
     Placing the items of any packing in order of their offsets this way puts each one no higher
     than it was, so some order reaches the optimum.
@@ -201,7 +210,7 @@ def brute_force_optimum(items: Sequence[PackItem]) -> int:
         placed: list[tuple[int, int]] = []  # (item, offset)
         for index in order:
             item = items[index]
-            offset = 0
+            offset = item.offset or 0
             while True:
                 clash = [
                     o + items[j].size
@@ -212,13 +221,17 @@ def brute_force_optimum(items: Sequence[PackItem]) -> int:
                     and o < offset + item.size
                     and offset < o + items[j].size
                 ]
-                if not clash:
+                if not clash or item.offset is not None:
                     break
                 offset = -(-max(clash) // item.alignment) * item.alignment
+            if clash:
+                break
             placed.append((index, offset))
-        peak = max((o + items[j].size for j, o in placed), default=0)
-        best = peak if best is None else min(best, peak)
-    return best or 0
+        else:
+            peak = max((o + items[j].size for j, o in placed), default=0)
+            best = peak if best is None else min(best, peak)
+    assert best is not None, "no order places the pinned items"
+    return best
 
 
 item_strategy = st.builds(
@@ -236,13 +249,14 @@ def test_pack_is_valid_bounded_and_honest(items: list[PackItem]):
     packing = pack(items)
     validate(items, packing.offsets)
     assert packing.peak == peak_of(items, packing.offsets)
-    assert packing.lower_bound == lower_bound(items) <= packing.peak
+    assert packing.max_load == lower_bound(items) <= packing.lower_bound <= packing.peak
     assert packing.peak <= peak_of(items, best_fit(items))
     optimum = brute_force_optimum(items)
     assert packing.peak >= optimum
-    # Tiny inputs are always searched to the end, and the flag says so truthfully.
+    # Tiny inputs are always searched to the end: the bound reaches the optimum, and the flag
+    # says so truthfully.
     assert packing.optimal
-    assert packing.peak == optimum
+    assert packing.peak == optimum == packing.lower_bound
 
 
 @settings(max_examples=40, deadline=None)
@@ -400,3 +414,125 @@ def test_the_pass_report_names_the_time_limit_when_it_fires():
     capped = plan_space(slots, time_limit=0.0)
     assert capped.time_limit_hit and not capped.optimal
     assert not plan_space(slots, budget=20).time_limit_hit
+
+
+# ---------------------------------------------------------------------------------------------
+# Lower bounds and their certificates
+
+
+def test_alignment_raises_the_bound_above_the_load_without_a_search():
+    # Two 20-byte buffers live together, 16-byte aligned: whichever is higher starts at a
+    # multiple of 16 at or above the other's 20 bytes, so at 32, and the peak is at least 52
+    # (reached) although the max load is 40. That per-section bound needs no search
+    # (budget 0), and so no certificate.
+    items = [PackItem(0, 2, 20, 16), PackItem(0, 2, 20, 16)]
+    packing = pack(items, budget=0)
+    assert packing.max_load == 40 and packing.peak == 52 == packing.lower_bound
+    assert packing.optimal and packing.refutation is None
+    # Three live together (3 B aligned to 4, 8 B and 5 B aligned to 8; optimum 19): the
+    # per-section bound gives the max load, 16 (the 8 B buffer can be the highest, at 8);
+    # the search proves 19 and certifies it (the test above).
+    three = [PackItem(0, 2, 3, 4), PackItem(0, 2, 8, 8), PackItem(0, 2, 5, 8)]
+    assert pack(three, budget=0).lower_bound == 16
+
+
+def test_a_refuted_capacity_comes_with_a_certificate_that_replays():
+    # 66 one-byte buffers live together, each 2-byte aligned: the i-th lowest starts at 2i or
+    # above, so the highest ends at 131 or above, and 131 is reached. The max load is 66; the
+    # flat search (65 buffers and more) proves 130 impossible.
+    items = [PackItem(0, 2, 1, 2) for _ in range(66)]
+    packing = pack(items)
+    assert packing.max_load == 66
+    assert packing.peak == 131 == packing.lower_bound and packing.optimal
+    refutation = packing.refutation
+    assert refutation is not None and refutation.capacity == 130
+    assert refutation.items == tuple(range(66))
+    assert confirm(items, refutation)
+    # A certificate for a capacity that does fit, or cut short, does not replay.
+    assert not confirm(items, replace(refutation, capacity=131))
+    assert not confirm(items, replace(refutation, nodes=refutation.nodes - 1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Pinned buffers and the feasibility mode
+
+
+pinned_strategy = st.builds(
+    lambda start, length, size, slot: PackItem(start, start + length, size, 4, 16 * slot),
+    st.integers(0, 6),
+    st.integers(1, 3),
+    st.integers(1, 12),
+    st.integers(0, 3),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(item_strategy, max_size=4), st.lists(pinned_strategy, max_size=2))
+def test_pinned_buffers_keep_their_offsets_and_the_rest_is_optimal(
+    free: list[PackItem], pinned: list[PackItem]
+):
+    items = [*pinned, *free]
+    try:
+        validate(pinned, [item.offset or 0 for item in pinned])
+    except PackingError:
+        with pytest.raises(PackingError, match="pinned at offsets that overlap"):
+            pack(items)
+        return
+    packing = pack(items)
+    validate(items, packing.offsets)  # pinned ones at their offsets
+    assert packing.offsets[: len(pinned)] == tuple(item.offset for item in pinned)
+    assert packing.optimal and packing.peak == brute_force_optimum(items)
+
+
+def test_a_pinned_offset_must_be_aligned_and_not_negative():
+    with pytest.raises(PackingError, match="not aligned to 16"):
+        PackItem(0, 1, 8, 16, 8)
+    with pytest.raises(PackingError, match="negative"):
+        PackItem(0, 1, 8, 1, -1)
+    with pytest.raises(PackingError, match="pinned at offset 4, not 0"):
+        validate([PackItem(0, 1, 8, 4, 4)], [0])
+
+
+def test_feasibility_mode_stops_at_a_packing_within_the_capacity_or_proves_none():
+    items = [PackItem(0, 2, 3, 4), PackItem(0, 2, 8, 8), PackItem(0, 2, 5, 8)]  # optimum 19
+    fits = pack(items, capacity=20)
+    assert fits.feasible and fits.peak <= 20
+    exact = pack(items, capacity=19)
+    assert exact.feasible and exact.peak == 19
+    none = pack(items, capacity=18)
+    assert none.feasible is False and none.lower_bound == 19
+    assert none.refutation is not None and confirm(items, none.refutation)
+    assert none.peak >= 19  # the best packing found is still returned
+    validate(items, none.offsets)
+    assert pack(items).feasible is None  # minimise mode
+
+
+def test_feasibility_mode_without_enough_work_says_it_does_not_know():
+    items = challenging_items("D")
+    packing = pack(items, budget=0, capacity=1_000_000)
+    assert packing.feasible is None and packing.peak > 1_000_000
+    validate(items, packing.offsets)
+    assert pack(items, budget=0, capacity=packing.peak).feasible
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress and interruption
+
+
+def test_the_listener_hears_every_better_peak_and_an_interrupt_keeps_the_best():
+    items = challenging_items("D")
+    heard: list[tuple[str, int]] = []
+    meter = Meter()
+
+    def listen(event: str, seen: Meter) -> None:
+        heard.append((event, seen.peak))
+        if event == "improved" and len([e for e, _ in heard if e == "improved"]) == 3:
+            seen.interrupt()
+
+    meter.listener = listen
+    packing = pack(items, budget=10**7, meter=meter)
+    improved = [peak for event, peak in heard if event == "improved"]
+    assert len(improved) >= 3 and improved == sorted(improved, reverse=True)
+    assert packing.interrupted and packing.peak == improved[-1]
+    assert packing.work < 10**7 and not packing.optimal
+    validate(items, packing.offsets)

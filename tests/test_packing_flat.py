@@ -1,5 +1,6 @@
-"""The flat exact-search loop (`packing.core`): sound against a brute force, the same nodes
-compiled (numba) and interpreted, and never compiled for kernel-sized inputs."""
+"""The flat exact-search loop (`packing.core`): sound against a brute force, with MiniMalloc's
+per-part re-ranking and pinned buffers; the same nodes compiled (numba) and interpreted; never
+compiled for kernel-sized inputs; what it reaches on the challenging suite within fixed budgets."""
 
 from __future__ import annotations
 
@@ -11,96 +12,144 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gpu_alloc.tools.pack import read_instance
-from gpu_alloc.transforms.packing import PackItem, core, jit, lower_bound, validate
+from gpu_alloc.transforms.packing import PackItem, core, jit, lower_bound, pack, validate
 from gpu_alloc.transforms.packing.budget import Allowance
 from gpu_alloc.transforms.packing.component import Component
-from gpu_alloc.transforms.packing.flat import FlatProblem
 from gpu_alloc.transforms.packing.jit import NO_JIT_ENV, dive_steps
-from gpu_alloc.transforms.packing.search import CanonicalSearch, NodeLimit, _Dive
+from gpu_alloc.transforms.packing.search import (
+    FLAT_HEURISTICS,
+    CanonicalSearch,
+    NodeLimit,
+    Ranking,
+    _Dive,
+    key_ranking,
+)
+from test_packing import brute_force_optimum
 
 ROOT = Path(__file__).resolve().parents[1]
 CHALLENGING = ROOT / "bench" / "data" / "challenging"
 PACK = Path(sys.executable).parent / "gpu-alloc-pack"
 
 
-def random_component(count: int, seed: int) -> Component:
+def random_items(count: int, seed: int, pins: bool = False) -> list[PackItem]:
     rng = np.random.default_rng(seed)
     items = []
-    for _ in range(count):
+    for index in range(count):
         start = int(rng.integers(0, 8))
+        alignment = int(rng.choice([1, 4, 8]))
+        pinned = None
+        if pins and index % 4 == 0:
+            pinned = 8 * index  # pairwise apart: pinned buffers never collide
+            alignment = 8
         items.append(
             PackItem(
                 start,
                 start + int(rng.integers(1, 5)),
                 int(rng.integers(1, 9)) * 4,
-                int(rng.choice([1, 4, 8])),
+                alignment,
+                pinned,
             )
         )
-    return Component.of(items, list(range(count)))
+    return items
 
 
-def flat_answer(search: CanonicalSearch, capacity: int, rank: np.ndarray) -> bool:
-    component = search.component
-    flat = FlatProblem(search.first, search.stop, component.size, component.align, search.overlap)
-    twin = search.twin_before(rank)
-    found = flat.dive(capacity, Allowance.start(10**7, None), rank, twin, 10**7)
+def flat_answer(search: CanonicalSearch, capacity: int, ranking: Ranking) -> bool:
+    found = search._flat().dive(
+        capacity, Allowance.start(10**7, None), search.order(ranking), 10**7
+    )
     if found is not None:
         assert int((found + search.component.size).max()) <= capacity
-        items = [
-            PackItem(int(s), int(e), int(z), int(a))
-            for s, e, z, a in zip(
-                search.component.start,
-                search.component.end,
-                search.component.size,
-                search.component.align,
-                strict=True,
-            )
-        ]
-        validate(items, found.tolist())
     return found is not None
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_flat_search_agrees_with_the_numpy_search_at_every_capacity(seed: int):
-    # The numpy search (`_Dive`) is checked against a brute force in test_packing.py; the flat
-    # one must find a packing at exactly the same capacities, for every tie-break order (its
-    # part decomposition, backjumping and pruning may only cut off dominated packings).
-    component = random_component(9, seed)
+def dynamic_rankings(search: CanonicalSearch) -> list[Ranking]:
+    """MiniMalloc's three preorderings re-ranked per part, as the flat search uses them."""
+    component = search.component
+    width = component.end - component.start
+    columns = {"W": width, "A": width * component.size, "T": search.total()}
+    return [
+        key_ranking(np.stack([columns[c] for c in name] + [-component.ids], 1), name.index("T"))
+        for name in FLAT_HEURISTICS
+    ]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_flat_search_decides_every_capacity_like_a_brute_force(seed: int):
+    # Seven buffers: 5040 orders for the brute force. The flat search must answer "a packing
+    # within C exists" exactly when the brute force does, for the numpy search's static
+    # rankings and for the per-part re-ranked ones (part decomposition, backjumping,
+    # re-ranking and pruning may only cut off dominated packings).
+    items = random_items(7, seed)
+    component = Component.of(items, list(range(len(items))))
     search = CanonicalSearch(component)
-    bound = component.lower_bound()
-    for rank in search.rankings[:3]:
-        answers = []
-        for capacity in range(bound, int(component.size.sum()) + 1, 4):
-            expected = _Dive(search, capacity, Allowance.start(10**7, None), rank, 10**7).run()
-            answers.append((capacity, expected is not None))
-            assert flat_answer(search, capacity, rank) == (expected is not None), capacity
-            if expected is not None:
-                break
-        assert answers[-1][1], "the search never found a packing"
+    rankings = search.rankings[:3] + dynamic_rankings(search)
+    bound = component.max_load()
+    optimum = brute_force_optimum(items)
+    answers = []
+    for capacity in range(bound, int(component.size.sum()) + 8):
+        expected = capacity >= optimum
+        assert expected == (
+            _Dive(
+                search, capacity, Allowance.start(10**7, None), search.rankings[0].rank, 10**7
+            ).run()
+            is not None
+        ), capacity
+        for ranking in rankings:
+            assert flat_answer(search, capacity, ranking) == expected, (capacity, ranking)
+        answers.append(expected)
+        if expected:
+            break
+    assert answers[-1], "the search never found a packing"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pinned_buffers_stay_put_and_are_decided_like_a_brute_force(seed: int):
+    items = random_items(7, seed, pins=True)
+    component = Component.of(items, list(range(len(items))))
+    search = CanonicalSearch(component)
+    pinned_top = max((i.offset or 0) + i.size for i in items)
+    optimum = brute_force_optimum(items)
+    for capacity in range(component.max_load(), pinned_top + int(component.size.sum()) + 8):
+        expected = capacity >= optimum
+        for ranking in search.rankings[:2] + dynamic_rankings(search)[:1]:
+            found = search._flat().dive(
+                capacity, Allowance.start(10**7, None), search.order(ranking), 10**7
+            )
+            numpy_found = _Dive(
+                search, capacity, Allowance.start(10**7, None), ranking.rank, 10**7
+            ).run()
+            assert (found is not None) == expected == (numpy_found is not None), capacity
+            for packing in (found, numpy_found):
+                if packing is not None:
+                    validate(items, packing.tolist())  # pins included
+        if expected:
+            return
+    raise AssertionError("no capacity fitted")
 
 
 def challenging(name: str) -> list[PackItem]:
     return read_instance(CHALLENGING / f"{name}.1048576.csv")[2]
 
 
-@pytest.mark.parametrize("name", ["A", "F", "H"])
-def test_flat_search_packs_challenging_instances_at_their_lower_bound(name: str):
-    # MiniMalloc's optimum for these is the max-load lower bound; one tie-break order finds it
-    # within a few hundred nodes since the search splits into independent parts.
-    items = challenging(name)
+def test_per_part_re_ranking_reproduces_minimalloc_on_e():
+    # MiniMalloc's solver (its default flags, capacity 2^20; google/minimalloc built here and
+    # instrumented) finds E with its TWA ordering in the round whose dives may visit 27,520
+    # nodes, after 18,315 nodes of that dive. The flat search with the same ranking, re-ranked
+    # per part, needs no more (its sections are finer, which prunes a little more). Ranked once
+    # for all (no re-ranking) it finds nothing within 200,000 nodes (nor within millions): this
+    # test fails if the per-part ranking breaks.
+    items = challenging("E")
     component = Component.of(items, list(range(len(items))))
     search = CanonicalSearch(component)
-    allowance = Allowance.start(50_000, None)
-    found = None
-    for rank in search.rankings:
-        try:
-            found = search.dive(lower_bound(items), allowance, rank, 2_000)
-        except NodeLimit:
-            continue
-        break
+    allowance = Allowance.start(10**6, None)
+    twa = search.rankings[FLAT_HEURISTICS.index("TWA")]
+    found = search.dive(1 << 20, allowance, twa, 27_520)
     assert found is not None
     validate(items, found.tolist())
-    assert int((found + component.size).max()) == lower_bound(items)
+    assert int((found + component.size).max()) <= 1 << 20
+    assert allowance.meter.units <= 18_315
+    with pytest.raises(NodeLimit):
+        search.dive(1 << 20, Allowance.start(10**6, None), Ranking(twa.rank), 200_000)
 
 
 def test_compiled_and_interpreted_loops_visit_the_same_nodes(monkeypatch: pytest.MonkeyPatch):
@@ -112,10 +161,10 @@ def test_compiled_and_interpreted_loops_visit_the_same_nodes(monkeypatch: pytest
         assert dive_steps()[1] == (disabled == "0")
         search = CanonicalSearch(component)
         outcome = []
-        for rank in search.rankings[1:3]:
+        for ranking in search.rankings:
             allowance = Allowance.start(10**6, None)
             try:
-                found = search.dive(lower_bound(items) * 23 // 20, allowance, rank, 1500)
+                found = search.dive(lower_bound(items) * 23 // 20, allowance, ranking, 1500)
                 outcome.append((None if found is None else found.tolist(), allowance.meter.units))
             except NodeLimit:
                 outcome.append(("limit", allowance.meter.units))
@@ -132,7 +181,7 @@ def test_pack_outputs_are_byte_identical_without_the_compiler(name: str, tmp_pat
         env = {**os.environ, NO_JIT_ENV: disabled}
         run = subprocess.run(
             [str(PACK), str(CHALLENGING / f"{name}.1048576.csv"), "--budget", "2500"]
-            + ["--output", str(output)],
+            + ["--output", str(output), "--quiet"],
             env=env,
             capture_output=True,
             text=True,
@@ -181,3 +230,25 @@ def test_no_writable_cache_compiles_without_caching(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(numba, "njit", njit)
     assert jit._compile() == ("compiled", core.dive_steps)
     assert calls == [True, False]
+
+
+# MiniMalloc's challenging instances whose optimum is known; the work units each needs here
+# (at most 186,000, for E, whose first question may use half the budget; about a second of
+# search all together).
+PROVABLE = ("A", "B", "C", "E", "F", "G", "H", "I", "K")
+
+
+@pytest.mark.parametrize("name", PROVABLE)
+def test_every_provable_challenging_instance_is_proven_within_a_fixed_budget(name: str):
+    items = challenging(name)
+    packing = pack(items, budget=400_000)
+    validate(items, packing.offsets)
+    assert packing.optimal and packing.peak == packing.lower_bound == lower_bound(items)
+
+
+def test_j_goes_below_minimallocs_best_within_a_fixed_budget():
+    # MiniMalloc's best known J is 1,038,336 (102 s); issue 22 asks for 1,032,192 or less.
+    items = challenging("J")
+    packing = pack(items, budget=1_000_000)
+    validate(items, packing.offsets)
+    assert packing.peak <= 1_029_120 and packing.lower_bound == 989_184

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import (
     LAYOUT_ATTR,
+    LOWER_BOUND_ATTR,
     PROVEN_OPTIMAL_ATTR,
     AliasOp,
     AllocOp,
@@ -88,6 +89,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
     i8,
+    i64,
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -277,8 +279,10 @@ def _emit_space(builder: Builder, layout: SpaceLayout) -> None:
     derive(backing_op, funcs[0].ops[0])  # a diagnostic on the backing points at a Func
     if record := _fused_layout(layout):
         backing_op.attributes[LAYOUT_ATTR] = record
-    if plan.optimal and plan.static_bytes > plan.lower_bound:  # `fusion_result` reads it
+    if plan.optimal and plan.static_bytes > plan.max_load:  # `fusion_result` reads both
         backing_op.attributes[PROVEN_OPTIMAL_ATTR] = UnitAttr()
+    elif plan.lower_bound > plan.max_load:
+        backing_op.attributes[LOWER_BOUND_ATTR] = IntegerAttr(plan.lower_bound, i64)
     backing = builder.insert(backing_op).memref
     backing.name_hint = layout.backing
     for func, offset in zip(funcs, offsets, strict=True):

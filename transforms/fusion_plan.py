@@ -37,7 +37,10 @@ class SpacePlan:
     dynamic_order: tuple[int, ...]
     """Slots with a dynamic size, in the order they follow the static part."""
     lower_bound: int
-    """Most static bytes live at any one stage."""
+    """No layout of the static slots is smaller (`Packing.lower_bound`: the most static bytes
+    live at one stage, raised by alignment padding and by what the packer's search proved)."""
+    max_load: int
+    """The most static bytes live at one stage (what the IR's record gives back alone)."""
     optimal: bool
     halide_bytes: int | None
     """What Halide's grouping needs for the static slots (None when not computed)."""
@@ -82,6 +85,7 @@ def plan_space(
         static_bytes=peak,
         dynamic_order=tuple(k for k, s in enumerate(slots) if s.static_bytes is None),
         lower_bound=bound,
+        max_load=packing.max_load,
         optimal=packing.optimal or peak == bound,
         halide_bytes=halide_bytes,
         unfused_bytes=sum(i.size for i in items),

@@ -8,10 +8,11 @@ Two sources give the same `FusionResult`: the pass's own plan (`from_reports`, w
 `gpu_alloc.layout` record of each backing, which `fuse-gpu-allocs` writes with the stage
 intervals it planned with and `flatten-aliases` keeps (run on a copy when aliases are
 still there, so that hand-written aliases the record does not name get entries too);
-the lower bound is recomputed from the slices
-(the packer's max-load bound, over the same intervals); `proven` is "at the lower bound"
-or the `gpu_alloc.proven_optimal` mark fuse leaves on a backing above it that the search
-proved optimal anyway.
+the lower bound is the backing's bytes where fuse left its `gpu_alloc.proven_optimal` mark
+(the search proved a layout above the max load optimal), fuse's `gpu_alloc.lower_bound`
+where it recorded one above the max load (alignment padding, refuted capacities), else the
+max load recomputed from the slices over the same intervals; `proven` is "at the lower
+bound".
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 from gpu_alloc.dialect import (
     LAYOUT_ATTR,
+    LOWER_BOUND_ATTR,
     PROVEN_OPTIMAL_ATTR,
     AliasOp,
     AllocOp,
@@ -36,7 +38,7 @@ from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.layout_record import closed_stages, stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map
 from gpu_alloc.transforms.packing import PackItem, lower_bound
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Operation
 
 
@@ -68,7 +70,8 @@ class SpaceFusion:
     fused_bytes: int
     """The backing's static bytes (Funcs with a dynamic size come after them)."""
     lower_bound: int
-    """The most static bytes live in one stage: no layout can be smaller."""
+    """No layout can be smaller: the most static bytes live in one stage, raised by alignment
+    padding and by what the packer's search proved (`Packing.lower_bound`)."""
     proven: bool
     """No layout of these Funcs is smaller (at the lower bound, or the search proved it)."""
     dynamic: bool = False
@@ -175,6 +178,11 @@ def _space_fusion(alloc: AllocOp, slices: dict[str, list[FuncSlice]], stages) ->
     else:
         return None
     bound = lower_bound([PackItem(s.first_stage, s.last_stage + 1, s.bytes) for s in funcs])
+    recorded = alloc.attributes.get(LOWER_BOUND_ATTR)
+    if PROVEN_OPTIMAL_ATTR in alloc.attributes:
+        bound = fused
+    elif isinstance(recorded, IntegerAttr):
+        bound = max(bound, recorded.value.data)
     return SpaceFusion(
         SPACE_NAMES[alloc.space],
         alloc.alloc_name.data,
@@ -184,7 +192,7 @@ def _space_fusion(alloc: AllocOp, slices: dict[str, list[FuncSlice]], stages) ->
         sum(s.bytes for s in funcs),
         fused,
         bound,
-        fused == bound or PROVEN_OPTIMAL_ATTR in alloc.attributes,
+        fused == bound,
         size is None,
     )
 

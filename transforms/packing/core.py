@@ -20,7 +20,17 @@ when a failed buffer has nothing unplaced above it, its siblings are not tried.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+from gpu_alloc.transforms.packing.parts import (
+    backjump_target,
+    rank_part,
+    rerank,
+    restore_ranks,
+    start_node,
+)
 
 FOUND = 1
 """Every buffer is placed: `offsets` holds a packing within the capacity."""
@@ -28,61 +38,40 @@ EXHAUSTED = 0
 """The search finished without a packing: none exists within the capacity."""
 PAUSED = 2
 """The node allowance of this call ran out; call again to go on."""
+GROW = 3
+"""The rank stack is full: call again with a larger one (`flat` does)."""
+
 
 _DESCEND = 0  # enter a new node at `depth`
 _NEXT = 1  # try the next candidate at `depth`
 _FAILED = 2  # the candidate `failed` at `depth` led nowhere: backtrack or try the next one
 
 # scalars[...]: the resumable part of the state.
-DEPTH, PHASE, FAILED_ITEM, VIABLE_TOP, HEIGHT_TOP, NODES = range(6)
-SCALARS = 6
-STATE_ARRAYS = 21
-HELPERS: tuple[str, ...] = (
-    "_start_node",
-    "_rests_on_unplaced",
-    "_next_candidate",
-    "_place",
-    "_sections_fit",
-    "_backjump_target",
-    "_undo",
-)
-"""The functions `dive_steps` calls, which `jit` registers with numba (inlined) before compiling
-it. They take the arrays they use one by one, not the state tuple: taking an array out of a
-tuple costs a reference count per array and call, which halves the compiled loop's speed. The
-calls keep their argument lists packed (`fmt: skip`) so that the loop reads in one screen."""
+DEPTH, PHASE, FAILED_ITEM, VIABLE_TOP, HEIGHT_TOP, NODES, CAPACITY = range(7)
+SCALARS = 7
+SCALARS_AT = 20
+"""Where the scalars are in the state tuple."""
+RANK_AT = 21
+"""Where the ranks are in the state tuple (set before the first call)."""
+STATE_ARRAYS = 27
 
 
 def dive_steps(
-    first: np.ndarray,
-    stop: np.ndarray,
-    size: np.ndarray,
-    align: np.ndarray,
-    rank: np.ndarray,
-    twin: np.ndarray,
-    neighbour_start: np.ndarray,
-    neighbours: np.ndarray,
-    section_start: np.ndarray,
-    section_items_start: np.ndarray,
-    section_items: np.ndarray,
-    capacity: int,
+    static: tuple[np.ndarray, ...],
+    dynamic: int,
     state: tuple[np.ndarray, ...],
     max_nodes: int,
 ) -> int:
-    """Run the dive for at most `max_nodes` more nodes; FOUND, EXHAUSTED or PAUSED.
-
-    Static inputs (per buffer, buffers sorted by `first`): `first`/`stop` the sections it
-    spans, `size`, `align`, `rank` (tie-break among equally low candidates, a permutation),
-    `twin` (the identical buffer ranked just before it, or -1), and its time-overlapping buffers
-    `neighbours[neighbour_start[i]:neighbour_start[i + 1]]`; `section_start[s]` is the first
-    buffer whose `first` is at least s (the unplaced buffers of a part are a range of them),
-    and `section_items[section_items_start[s]:section_items_start[s + 1]]` the buffers
-    spanning section s.
-    """
+    """Run the dive for at most `max_nodes` more nodes at the capacity in `scalars[CAPACITY]`;
+    FOUND, EXHAUSTED, PAUSED or GROW (`static`: see the module docstring). `dynamic` >= 0 ranks
+    each new part afresh (`parts.rerank`)."""
+    first, stop, size, align, pinned, keys, twin, neighbour_start, neighbours = static[:9]
+    section_start, section_items_start, section_items = static[9:12]
     viable, unplaced, height, remaining, offsets, placed, tried_offset, tried_rank = state[:8]
     lowest_top, highest, viable_mark, height_mark, saved_item, saved_viable = state[8:14]
     saved_height, cut, part_high, fresh, part_begin, part_end, scalars = state[14:21]
-    depth, phase, failed = scalars[DEPTH], scalars[PHASE], scalars[FAILED_ITEM]
-    viable_top, height_top = scalars[VIABLE_TOP], scalars[HEIGHT_TOP]
+    rank, part_low, rank_end, witness, rank_item, rank_value = state[21:27]
+    depth, phase, failed, viable_top, height_top, _, capacity = scalars
     nodes, status = 0, PAUSED
     while True:
         if phase == _DESCEND:
@@ -91,10 +80,15 @@ def dive_steps(
                 break
             if nodes >= max_nodes:
                 break
+            start_node(depth, capacity, size, section_start, viable, unplaced, remaining, cut,
+                       part_low, part_high, part_begin, part_end, fresh, lowest_top, highest,
+                       tried_offset, tried_rank)  # fmt: skip
+            if not rank_part(depth, dynamic, first, stop, keys, unplaced, remaining, fresh,
+                             part_begin, part_end, rank, rank_end, rank_item,
+                             rank_value):  # fmt: skip
+                status = GROW
+                break
             nodes += 1
-            _start_node(depth, capacity, size, section_start, viable, unplaced, remaining, cut,
-                        part_high, part_begin, part_end, fresh, lowest_top, highest, tried_offset,
-                        tried_rank)  # fmt: skip
             phase = _NEXT
             continue
         if phase == _FAILED:
@@ -103,86 +97,34 @@ def dive_steps(
                 tried_offset[depth] = capacity + 1  # its siblings are not tried
             continue
         best = _next_candidate(depth, rank, twin, viable, unplaced, offsets, placed, tried_offset,
-                               tried_rank, lowest_top, highest, fresh, part_begin, part_end)  # fmt: skip
-        if best >= 0:
-            viable_mark[depth] = viable_top
-            height_mark[depth] = height_top
-            viable_top, height_top, check_low, check_high = _place(
-                best, first, stop, size, align, neighbour_start, neighbours, viable, unplaced,
-                height, remaining, cut, offsets, saved_item, saved_viable, saved_height, viable_top,
-                height_top)  # fmt: skip
-            if _sections_fit(check_low, check_high, offsets[best], capacity, section_items_start,
-                             section_items, viable, unplaced, height, remaining):  # fmt: skip
-                depth += 1
-                phase = _DESCEND
-                continue
-            target = depth
-        else:
-            target = _backjump_target(depth, fresh, part_high)
+                               tried_rank, lowest_top, highest, fresh, part_begin,
+                               part_end)  # fmt: skip
+        if best < 0:
+            target = backjump_target(depth, fresh, part_high)
             if target < 0:
                 status = EXHAUSTED
                 break
+        else:
+            viable_mark[depth] = viable_top
+            height_mark[depth] = height_top
+            viable_top, height_top, check_low, check_high, pins_kept = _place(
+                best, first, stop, size, align, pinned, neighbour_start, neighbours, viable,
+                unplaced, height, remaining, cut, offsets, saved_item, saved_viable,
+                saved_height, viable_top, height_top)  # fmt: skip
+            if pins_kept and _sections_fit(check_low, check_high, offsets[best], capacity,
+                                           section_items_start, section_items, viable,
+                                           unplaced, height, remaining,
+                                           witness):  # fmt: skip
+                depth, phase = depth + 1, _DESCEND
+                continue
+            target = depth
         viable_top, height_top = _undo(
             target, depth, first, stop, size, placed, viable_mark, height_mark, viable, unplaced,
             height, remaining, cut, saved_item, saved_viable, saved_height, viable_top)  # fmt: skip
-        depth = target
-        failed = placed[target]
-        phase = _FAILED
-    scalars[DEPTH], scalars[PHASE], scalars[FAILED_ITEM] = depth, phase, failed
-    scalars[VIABLE_TOP], scalars[HEIGHT_TOP] = viable_top, height_top
-    scalars[NODES] += nodes
+        restore_ranks(rank_end[target], rank_end[depth], rank, rank_item, rank_value)
+        depth, failed, phase = target, placed[target], _FAILED
+    scalars[:] = (depth, phase, failed, viable_top, height_top, scalars[NODES] + nodes, capacity)
     return status
-
-
-def _start_node(
-    depth: int,
-    capacity: int,
-    size: np.ndarray,
-    section_start: np.ndarray,
-    viable: np.ndarray,
-    unplaced: np.ndarray,
-    remaining: np.ndarray,
-    cut: np.ndarray,
-    part_high: np.ndarray,
-    part_begin: np.ndarray,
-    part_end: np.ndarray,
-    fresh: np.ndarray,
-    lowest_top: np.ndarray,
-    highest: np.ndarray,
-    tried_offset: np.ndarray,
-    tried_rank: np.ndarray,
-) -> None:
-    """Enter the node at `depth`: its part, and bounds on its candidates' offsets.
-
-    The part runs from the first section with something left to place up to the first
-    boundary no unplaced buffer crosses (the rest is independent of it). A candidate must lie
-    below the lowest top an unplaced buffer of the part would have (`lowest_top`) and leave
-    room for what is left in the part's fullest section (`highest`).
-    """
-    low = 0
-    while remaining[low] == 0:
-        low += 1
-    high = low + 1
-    while high < len(remaining) and cut[high - 1] > 0:
-        high += 1
-    part_high[depth] = high
-    begin = section_start[low]
-    end = section_start[high]
-    part_begin[depth] = begin
-    part_end[depth] = end
-    fresh[depth] = 1 if depth == 0 or part_high[depth - 1] != high else 0
-    top = capacity + 1
-    for i in range(begin, end):
-        if unplaced[i] and viable[i] + size[i] < top:
-            top = viable[i] + size[i]
-    fullest = 0
-    for s in range(low, high):
-        if remaining[s] > fullest:
-            fullest = remaining[s]
-    lowest_top[depth] = top
-    highest[depth] = capacity - fullest
-    tried_offset[depth] = -1
-    tried_rank[depth] = -1
 
 
 def _rests_on_unplaced(
@@ -258,6 +200,7 @@ def _place(
     stop: np.ndarray,
     size: np.ndarray,
     align: np.ndarray,
+    pinned: np.ndarray,
     neighbour_start: np.ndarray,
     neighbours: np.ndarray,
     viable: np.ndarray,
@@ -271,10 +214,11 @@ def _place(
     saved_height: np.ndarray,
     viable_top: int,
     height_top: int,
-) -> tuple[int, int, int, int]:
+) -> tuple[int, int, int, int, bool]:
     """Place `best` at its lowest address, saving the heights and viable addresses it
-    changes on their stacks, and raise its unplaced neighbours above it; the new stack tops and
-    the sections whose floor may have risen, [check_low, check_high).
+    changes on their stacks, and raise its unplaced neighbours above it; the new stack tops,
+    the sections whose floor may have risen, [check_low, check_high), and whether every pinned
+    neighbour can still go at its pinned offset.
     """
     offset = viable[best]
     item_top = offset + size[best]
@@ -289,6 +233,7 @@ def _place(
         remaining[s] -= size[best]
     check_low = first[best]
     check_high = stop[best]
+    pins_kept = True
     for k in range(neighbour_start[best], neighbour_start[best + 1]):
         j = neighbours[k]
         if unplaced[j]:
@@ -300,7 +245,9 @@ def _place(
                 viable[j] = raised
                 check_low = min(check_low, first[j])
                 check_high = max(check_high, stop[j])
-    return viable_top, height_top, check_low, check_high
+                if 0 <= pinned[j] < raised:
+                    pins_kept = False
+    return viable_top, height_top, check_low, check_high, pins_kept
 
 
 def _sections_fit(
@@ -314,10 +261,12 @@ def _sections_fit(
     unplaced: np.ndarray,
     height: np.ndarray,
     remaining: np.ndarray,
+    witness: np.ndarray,
 ) -> bool:
     """Whether each section in [check_low, check_high) still holds what is left to place
     there above the buffer just placed at `offset`: its height and that offset leave room for
-    it, and an unplaced buffer crossing it can start low enough.
+    it, and an unplaced buffer crossing it can start low enough (`witness` remembers one per
+    section to try first: a hint that saves scans, never changes the answer).
     """
     for s in range(check_low, check_high):
         if remaining[s] == 0:
@@ -325,32 +274,19 @@ def _sections_fit(
         threshold = capacity - remaining[s]
         if height[s] > threshold or offset > threshold:
             return False
+        j = witness[s]  # the buffer that was low enough here last time, if it still is
+        if j >= 0 and unplaced[j] and viable[j] <= threshold:
+            continue
         low_enough = False
         for k in range(section_items_start[s], section_items_start[s + 1]):
             j = section_items[k]
             if unplaced[j] and viable[j] <= threshold:
                 low_enough = True
+                witness[s] = j
                 break
         if not low_enough:
             return False
     return True
-
-
-def _backjump_target(
-    depth: int,
-    fresh: np.ndarray,
-    part_high: np.ndarray,
-) -> int:
-    """The depth to go back to when the node at `depth` has no candidate left (-1: none).
-
-    A part's first node failing means the part cannot be packed whatever its independent
-    siblings do, so the search goes back to the placement that split them off.
-    """
-    target = depth - 1
-    if fresh[depth]:
-        while target >= 0 and part_high[target] < part_high[depth]:
-            target -= 1
-    return target
 
 
 def _undo(
@@ -390,3 +326,21 @@ def _undo(
             cut[s] += 1
         unplaced[item] = 1
     return viable_top, height_top
+
+
+HELPERS: tuple[Callable[..., Any], ...] = (
+    start_node,
+    rank_part,
+    rerank,
+    restore_ranks,
+    backjump_target,
+    _rests_on_unplaced,
+    _next_candidate,
+    _place,
+    _sections_fit,
+    _undo,
+)
+"""The functions `dive_steps` calls, which `jit` registers with numba (inlined) before compiling
+it. They take the arrays they use one by one, not the state tuple: taking an array out of a
+tuple costs a reference count per array and call, which halves the compiled loop's speed. The
+calls keep their argument lists packed (`fmt: skip`) so that the loop reads in one screen."""

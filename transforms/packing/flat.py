@@ -4,6 +4,7 @@ numba is available (`jit`), metered in the same work units either way."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from gpu_alloc.transforms.packing import core
@@ -21,11 +22,31 @@ class DiveLimit(Exception):
     """A dive used up its own node budget without an answer."""
 
 
+@dataclass(frozen=True, eq=False)
+class Order:
+    """How a dive orders equally low candidates (`search.Ranking` with its twins)."""
+
+    rank: IntArray
+    """A permutation: the order at the root."""
+    twin: IntArray
+    """For each buffer, the identical buffer ranked just before it (or -1)."""
+    keys: IntArray | None = None
+    """One row per buffer, larger first: each new part is ranked afresh by them..."""
+    dynamic: int = -1
+    """...with this column replaced by the fullest section each buffer crosses then."""
+
+
 class FlatProblem:
     """The static arrays of one component's search, shared by all its dives."""
 
     def __init__(
-        self, first: IntArray, stop: IntArray, size: IntArray, align: IntArray, overlap: BoolArray
+        self,
+        first: IntArray,
+        stop: IntArray,
+        size: IntArray,
+        align: IntArray,
+        pinned: IntArray,
+        overlap: BoolArray,
     ):
         # Inside, buffers are numbered by the first section they span.
         self.order = np.lexsort((np.arange(len(size)), stop, first))
@@ -35,6 +56,7 @@ class FlatProblem:
         self.stop = np.ascontiguousarray(stop[self.order], dtype=np.int64)
         self.size = np.ascontiguousarray(size[self.order], dtype=np.int64)
         self.align = np.ascontiguousarray(align[self.order], dtype=np.int64)
+        self.pinned = np.ascontiguousarray(pinned[self.order], dtype=np.int64)
         rows, columns = np.nonzero(overlap[np.ix_(self.order, self.order)])
         self.neighbours = columns.astype(np.int64)
         self.neighbour_start = np.zeros(len(size) + 1, dtype=np.int64)
@@ -72,7 +94,7 @@ class FlatProblem:
             return np.zeros(length, dtype=np.int64)
 
         return (
-            zeros(n),  # viable: lowest aligned address of each buffer
+            np.maximum(self.pinned, 0),  # viable: lowest aligned address of each buffer
             np.ones(n, dtype=np.int64),  # unplaced
             zeros(sections),  # height
             self.load.copy(),  # remaining
@@ -93,10 +115,20 @@ class FlatProblem:
             zeros(n + 1),  # part_begin
             zeros(n + 1),  # part_end
             zeros(core.SCALARS),  # scalars
+            zeros(n),  # rank (set by `dive`)
+            zeros(n + 1),  # part_low
+            zeros(n + 1),  # rank_end: top of the rank stack after each depth's node
+            np.full(sections, -1, dtype=np.int64),  # witness: a low enough buffer per section
+            zeros(4 * n),  # rank_item: the rank stack (grown on demand)
+            zeros(4 * n),  # rank_value
         )
 
     def dive(
-        self, capacity: int, allowance: Allowance, rank: IntArray, twin: IntArray, budget: int
+        self,
+        capacity: int,
+        allowance: Allowance,
+        order: Order,
+        budget: int,
     ) -> IntArray | None:
         """Offsets within `capacity` (None: proven impossible) from a dive of at most
         `budget` nodes; raises `DiveLimit` past them and `OutOfBudget` when `allowance` is
@@ -105,41 +137,56 @@ class FlatProblem:
             return np.zeros(0, dtype=np.int64)
         if int(self.load.max()) > capacity:
             return None
+        return self._run(capacity, allowance, order, budget)
+
+    def _run(
+        self, capacity: int, allowance: Allowance, order: Order, budget: int
+    ) -> IntArray | None:
+        """Run the loop in chunks until it finds a packing or exhausts; raises `DiveLimit`
+        and `OutOfBudget`."""
         steps, compiled = dive_steps()
+        meter = allowance.meter
+        if compiled and not getattr(steps, "signatures", True):
+            meter.notify("compile")  # numba compiles (or loads its cache) on the first call
         chunk = COMPILED_CHUNK if compiled else PYTHON_CHUNK
         state = self.state()
-        rank = np.ascontiguousarray(rank[self.order], dtype=np.int64)
-        twin = np.where(twin >= 0, self.position[np.maximum(twin, 0)], -1)[self.order]
-        twin = np.ascontiguousarray(twin, dtype=np.int64)
-        meter = allowance.meter
+        state[core.RANK_AT][:] = order.rank[self.order]
+        state[core.SCALARS_AT][core.CAPACITY] = capacity
+        keys, dynamic = order.keys, order.dynamic
+        if keys is None:
+            keys, dynamic = np.zeros((len(self.size), 1), dtype=np.int64), -1
+        keys = np.ascontiguousarray(keys[self.order], dtype=np.int64)
+        twin = np.where(order.twin >= 0, self.position[np.maximum(order.twin, 0)], -1)
+        static = (
+            self.first,
+            self.stop,
+            self.size,
+            self.align,
+            self.pinned,
+            keys,
+            np.ascontiguousarray(twin[self.order], dtype=np.int64),
+            self.neighbour_start,
+            self.neighbours,
+            self.section_start,
+            self.section_items_start,
+            self.section_items,
+        )
         while True:
-            visited = int(state[-1][core.NODES])
+            visited = int(state[core.SCALARS_AT][core.NODES])
             if visited >= budget:
                 raise DiveLimit
             if meter.units >= allowance.unit_stop or allowance.out_of_time():
                 raise OutOfBudget
-            units_left = allowance.unit_stop - meter.units
             allowed = min(budget - visited, chunk)
-            if units_left < allowed:
-                allowed = math.ceil(units_left)
-            status = steps(
-                self.first,
-                self.stop,
-                self.size,
-                self.align,
-                rank,
-                twin,
-                self.neighbour_start,
-                self.neighbours,
-                self.section_start,
-                self.section_items_start,
-                self.section_items,
-                capacity,
-                state,
-                allowed,
-            )
-            meter.units += int(state[-1][core.NODES]) - visited
+            if allowance.unit_stop - meter.units < allowed:
+                allowed = math.ceil(allowance.unit_stop - meter.units)
+            status = steps(static, dynamic, state, allowed)
+            meter.units += int(state[core.SCALARS_AT][core.NODES]) - visited
+            meter.notify("tick")
             if status == core.FOUND:
                 return state[4][self.position]
             if status == core.EXHAUSTED:
                 return None
+            if status == core.GROW:  # the rank stack is full: double it and go on
+                grown = [np.concatenate([a, np.zeros_like(a)]) for a in state[-2:]]
+                state = (*state[:-2], *grown)

@@ -19,7 +19,8 @@ GAP_CHECK_EVERY = 256
 def greedy_fit(
     component: Component, order: IntArray, best: bool, allowance: Allowance | None = None
 ) -> IntArray | None:
-    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it.
+    """Place items in `order`, each in the smallest (`best`) or lowest gap that fits it; pinned
+    items go first, each at its pinned offset (`pack` has checked that those do not collide).
 
     Compares each buffer with every one placed before it: O(n^2) numpy work. With an
     `allowance`, it is charged up front (`greedy_units`) and the pass is skipped (None) when
@@ -30,6 +31,11 @@ def greedy_fit(
         if cost > allowance.units_left():
             return None
         allowance.charge(cost)
+    pins: list[int] | None = None
+    if component.has_pins:
+        pinned = component.pinned
+        order = np.concatenate([order[pinned[order] >= 0], order[pinned[order] < 0]])
+        pins = pinned.tolist()
     offsets = np.zeros(count, dtype=np.int64)
     placed_start = np.empty(count, dtype=np.int64)
     placed_end = np.empty(count, dtype=np.int64)
@@ -46,9 +52,11 @@ def greedy_fit(
             return None
         start, end, size, align = starts[item], ends[item], sizes[item], aligns[item]
         live = np.flatnonzero((placed_start[:placed] < end) & (placed_end[:placed] > start))
-        offset = 0
-        if len(live):
-            offset = _gap(placed_offset[live], placed_top[live], size, align, best)
+        offset = -1 if pins is None else pins[item]
+        if offset < 0:
+            offset = 0
+            if len(live):
+                offset = _gap(placed_offset[live], placed_top[live], size, align, best)
         offsets[item] = offset
         placed_start[placed] = start
         placed_end[placed] = end
@@ -82,8 +90,11 @@ def lowest_first(component: Component, allowance: Allowance | None = None) -> In
     reaches the lower bound on several real traces.
 
     Each placement updates every buffer's lowest address in numpy: O(n^2) work. With an
-    `allowance`, charged and skipped or stopped (None) as `greedy_fit` is."""
+    `allowance`, charged and skipped or stopped (None) as `greedy_fit` is; None as well when
+    some buffer is pinned (stacking on top of what is placed cannot honour a pin)."""
     count = len(component)
+    if component.has_pins:
+        return None
     if allowance is not None:
         cost = greedy_units(count, scans_all_pairs=True)
         if cost > allowance.units_left():
@@ -167,7 +178,8 @@ def sweep_fit(component: Component) -> IntArray:
     among the buffers live at that moment (a memory allocator's best fit replayed over time).
     Buffers placed earlier that overlap a buffer's lifetime are exactly those still live at
     its start, so a coalescing free list is all it needs: O(n log n) (plus list moves), the
-    first packing of components too large for the quadratic packers."""
+    first packing of components too large for the quadratic packers. Pinned buffers are not
+    honoured: `pack` packs components with pins by `greedy_fit`."""
     count = len(component)
     starts, ends = component.start.tolist(), component.end.tolist()
     sizes, aligns = component.size.tolist(), component.align.tolist()
@@ -208,10 +220,10 @@ def best_fit(items: Sequence[PackItem]) -> tuple[int, ...]:
 
     Items are placed largest first (ties: earlier start, then input order), each in the smallest
     gap between the items already placed whose lifetimes overlap its own, at the lowest aligned
-    address of that gap; if no gap fits, on top of them.
+    address of that gap; if no gap fits, on top of them. Pinned items keep their offsets.
     """
     live = [index for index, item in enumerate(items) if item.occupies_memory]
-    offsets = [0] * len(items)
+    offsets = [item.offset or 0 for item in items]
     component = Component.of(items, live)
     packed = greedy_fit(component, size_descending(component), True)
     assert packed is not None  # only an allowance can stop it

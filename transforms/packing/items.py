@@ -1,5 +1,6 @@
-"""The packer's input and output: buffers with lifetimes (`PackItem`), offsets (`Packing`), the
-max-load lower bound and the validator every result is checked with."""
+"""The packer's input and output: buffers with lifetimes (`PackItem`), offsets (`Packing`) with
+the certificate of their lower bound (`Refutation`), the max-load lower bound and the validator
+every result is checked with."""
 
 from __future__ import annotations
 
@@ -23,12 +24,15 @@ class PackingError(ValueError):
 
 @dataclass(frozen=True)
 class PackItem:
-    """One buffer: live during the half-open time interval [start, end), `size` bytes."""
+    """One buffer: live during the half-open time interval [start, end), `size` bytes, at an
+    offset that is a multiple of `alignment`; `offset`, when given, pins it there."""
 
     start: int
     end: int
     size: int
     alignment: int = 1
+    offset: int | None = None
+    """The byte offset the buffer must have (None: the packer chooses)."""
 
     def __post_init__(self) -> None:
         if self.end < self.start:
@@ -37,10 +41,31 @@ class PackItem:
             raise PackingError(f"size {self.size} is negative")
         if self.alignment < 1 or self.alignment & (self.alignment - 1):
             raise PackingError(f"alignment {self.alignment} is not a positive power of two")
+        if self.offset is not None and self.offset < 0:
+            raise PackingError(f"pinned offset {self.offset} is negative")
+        if self.offset is not None and self.offset % self.alignment:
+            raise PackingError(
+                f"pinned offset {self.offset} is not aligned to {self.alignment} bytes"
+            )
 
     @property
     def occupies_memory(self) -> bool:
         return self.size > 0 and self.end > self.start
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A certificate that no packing of some items fits in `capacity` bytes: the exact search
+    over their canonical packings (`search.CanonicalSearch`) with tie-break `ranking` finished
+    after `nodes` nodes without one. `confirm` replays it."""
+
+    capacity: int
+    items: tuple[int, ...]
+    """The refuted items (positions in `pack`'s input); any packing of all the input packs them."""
+    ranking: int
+    """Which of the search's rankings (`CanonicalSearch.rankings`) the refuting dive used."""
+    nodes: int
+    """Nodes the refuting dive visited."""
 
 
 @dataclass(frozen=True)
@@ -51,17 +76,32 @@ class Packing:
     peak: int
     """max(offset + size) over the items (never-live ones included), 0 when there are none."""
     lower_bound: int
-    """Max over time of the total size live at that time: no packing can have a smaller peak."""
+    """No packing has a smaller peak: the max load (`max_load`), raised to the step every
+    compacted packing's peak is a multiple of, to the top of any pinned buffer, and past every
+    capacity the exact search refuted (`refutation`)."""
     optimal: bool
-    """True when no packing has a smaller peak (peak == lower bound, or the search finished)."""
+    """Whether no packing has a smaller peak: exactly when `peak == lower_bound`."""
+    max_load: int = 0
+    """The max-load bound alone: the largest total size live at one time (`lower_bound()`)."""
+    refutation: Refutation | None = None
+    """The search's certificate for `lower_bound` when it is above what the load and the step
+    give (None otherwise): `lower_bound` is the next multiple of the step above its capacity."""
+    feasible: bool | None = None
+    """With a `capacity` (feasibility mode): True when `peak <= capacity`, False when the search
+    proved that no packing fits (`refutation` says how), None when the work ran out first.
+    None in minimise mode."""
     work: int = field(default=0, compare=False)
     """Work units spent (`budget` module): the same for the same input and options."""
     time_limit_hit: bool = field(default=False, compare=False)
     """Whether the wall-clock cap cut the search short (the result depends on the machine)."""
+    interrupted: bool = field(default=False, compare=False)
+    """Whether `Meter.interrupt` (the tool's Ctrl-C) stopped the search: the best so far."""
 
 
 def lower_bound(items: Sequence[PackItem]) -> int:
-    """The max-load lower bound: the largest total size of the items live at one time."""
+    """The max-load lower bound: the largest total size of the items live at one time.
+
+    `pack` improves on it (`Packing.lower_bound`); this is `Packing.max_load`."""
     live = [item for item in items if item.occupies_memory]
     if not live:
         return 0
@@ -76,13 +116,18 @@ def validate(items: Sequence[PackItem], offsets: Sequence[int]) -> None:
     """Raise `PackingError` unless `offsets` is a valid packing of `items`.
 
     Checks one offset per item, non-negative offsets that are multiples of each item's alignment,
-    and that no two items with overlapping lifetimes overlap in memory.
+    pinned items at their pinned offset, and that no two items with overlapping lifetimes overlap
+    in memory.
     """
     if len(offsets) != len(items):
         raise PackingError(f"{len(offsets)} offsets for {len(items)} items")
     for index, (item, offset) in enumerate(zip(items, offsets, strict=True)):
         if offset < 0:
             raise PackingError(f"item {index} has negative offset {offset}", (index,))
+        if item.offset is not None and offset != item.offset:
+            raise PackingError(
+                f"item {index} is pinned at offset {item.offset}, not {offset}", (index,)
+            )
         if offset % item.alignment:
             raise PackingError(
                 f"item {index} at offset {offset} is not aligned to {item.alignment} bytes",

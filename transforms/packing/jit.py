@@ -46,8 +46,7 @@ def _compile() -> Callable[..., int] | None:
         return None
     # `dive_steps` calls its helpers through `core`'s globals, which stay plain Python: numba
     # resolves a call to a registered function to its compiled form, inlined into the loop.
-    for name in core.HELPERS:
-        helper = getattr(core, name)
+    for helper in core.HELPERS:
         if helper not in _registered:
             register_jitable(inline="always")(helper)
             _registered.append(helper)
@@ -56,3 +55,20 @@ def _compile() -> Callable[..., int] | None:
         return njit(cache=True)(core.dive_steps)
     except RuntimeError:  # no writable cache location: compile anew in every process
         return njit(cache=False)(core.dive_steps)
+
+
+def compile_announcement() -> str:
+    """What to tell a user before the first call of the compiled loop: numba compiles it
+    (some seconds) unless its cache holds it for this source (about a second to load)."""
+    if _compiled and _cache_is_current(_compiled[0]):
+        return "loading the compiled search loop from numba's cache"
+    return "compiling the search loop with numba (first use; some seconds, cached afterwards)"
+
+
+def _cache_is_current(dispatcher: Any) -> bool:
+    """Whether numba's on-disk cache has machine code for the current `core.py` (its index is
+    keyed by the source file's time stamp and size; numba has no public call for this)."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # a numba without these internals: say "compiling", which may overstate
+        return False

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
 from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
 from gpu_alloc.transforms.packing.component import BoolArray, Component, IntArray
-from gpu_alloc.transforms.packing.flat import DiveLimit, FlatProblem
+from gpu_alloc.transforms.packing.flat import DiveLimit, FlatProblem, Order
+from gpu_alloc.transforms.packing.items import PackItem, Refutation
 
 FLAT_MIN_ITEMS = 65
 """Components with at least this many buffers are searched by the flat inner loop
@@ -20,6 +22,33 @@ proven optimal in milliseconds) keep the numpy search below and never pay for a 
 
 class NodeLimit(Exception):
     """A dive used up its own node budget without an answer."""
+
+
+@dataclass(frozen=True, eq=False)
+class Ranking:
+    """A tie-break order among equally low candidates: `rank` (a permutation) at the root.
+
+    With `keys` (one row per buffer, larger first, the last column breaking every tie), the flat
+    search ranks each new independent part afresh by them, column `dynamic` replaced by the
+    fullest section each buffer crosses at that point (MiniMalloc's sub-problem preordering)."""
+
+    rank: IntArray
+    keys: IntArray | None = None
+    dynamic: int = -1
+
+
+def key_ranking(keys: IntArray, dynamic: int = -1) -> Ranking:
+    """The ranking by `keys` (larger first, column by column) and, when `dynamic` names one of
+    them, re-ranked per part."""
+    rank = np.empty(len(keys), dtype=np.int64)
+    order = np.lexsort(tuple(-keys[:, column] for column in reversed(range(keys.shape[1]))))
+    rank[order] = np.arange(len(keys))
+    return Ranking(rank, keys if dynamic >= 0 else None, dynamic)
+
+
+FLAT_HEURISTICS = ("WAT", "TAW", "TWA")
+"""The flat search's rankings: MiniMalloc's preorderings by lifetime width (W), area (A) and the
+fullest section a buffer crosses (T), re-ranked per part; ties go to the earlier input buffer."""
 
 
 class CanonicalSearch:
@@ -48,20 +77,48 @@ class CanonicalSearch:
         np.add.at(load, self.first, component.size)
         np.add.at(load, self.stop, -component.size)
         self.load = np.cumsum(load)[: self.sections]
-        # Static tie-breaks among equally low candidates: program order forwards and backwards,
-        # then MiniMalloc's
-        # preorderings by the heaviest section a buffer crosses ("total"), its lifetime and area.
-        total = np.array(
+        width = component.end - component.start
+        area = component.size * width
+        if count < FLAT_MIN_ITEMS:
+            self.rankings = self._static_rankings(width, area)
+        else:
+            columns = {"W": width, "A": area, "T": self.total()}
+            self.rankings = [
+                key_ranking(
+                    np.stack([columns[c] for c in name] + [-component.ids], axis=1),
+                    name.index("T"),
+                )
+                for name in FLAT_HEURISTICS
+            ]
+        # Identical buffers are interchangeable: place them in rank order only.
+        keys = np.stack(
+            [component.start, component.end, component.size, component.align, component.pinned],
+            axis=1,
+        )
+        _, group = np.unique(keys, axis=0, return_inverse=True)
+        self.group = group.reshape(-1)
+        self.neighbours = [np.flatnonzero(row) for row in self.overlap]
+        self.flat: FlatProblem | None = None
+        self.refuted: dict[int, tuple[int, int]] = {}
+        """Capacity -> (ranking, nodes) of the dive that proved no packing fits in it."""
+
+    def total(self) -> IntArray:
+        """The load of the fullest section each buffer crosses."""
+        return np.array(
             [
                 self.load[f:s].max()
                 for f, s in zip(self.first.tolist(), self.stop.tolist(), strict=True)
             ],
             dtype=np.int64,
         )
-        width = component.end - component.start
-        area = component.size * (component.end - component.start)
-        index = np.arange(count)
-        self.rankings: list[IntArray] = []
+
+    def _static_rankings(self, width: IntArray, area: IntArray) -> list[Ranking]:
+        """Tie-breaks for the numpy search (kernel-sized components): program order forwards
+        and backwards, then MiniMalloc's preorderings by the heaviest section a buffer crosses
+        ("total"), its lifetime and area, all fixed."""
+        component = self.component
+        total = self.total()
+        index = np.arange(len(component))
         orders = (
             (component.start, -width, -component.size),  # program order: good on chains
             (-component.end, -width, -component.size),  # the same backwards in time
@@ -69,16 +126,12 @@ class CanonicalSearch:
             (-width, -area, -total),
             (-total, -width, -area),
         )
+        rankings = []
         for keys in orders:
-            rank = np.empty(count, dtype=np.int64)
+            rank = np.empty(len(component), dtype=np.int64)
             rank[np.lexsort((index, *reversed(keys)))] = index
-            self.rankings.append(rank)
-        # Identical buffers are interchangeable: place them in rank order only.
-        keys = np.stack([component.start, component.end, component.size, component.align], axis=1)
-        _, group = np.unique(keys, axis=0, return_inverse=True)
-        self.group = group.reshape(-1)
-        self.neighbours = [np.flatnonzero(row) for row in self.overlap]
-        self.flat: FlatProblem | None = None
+            rankings.append(Ranking(rank))
+        return rankings
 
     def decide(
         self, capacity: int, allowance: Allowance, rounds: int | None = None
@@ -89,63 +142,69 @@ class CanonicalSearch:
         round robin). Raises `OutOfBudget` when `allowance` is spent, `NodeLimit` after
         `rounds` rounds without an answer."""
         budget = max(64, len(self.component))
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 4 * len(self.component) + 1000))
-        try:
-            while rounds is None or rounds > 0:
-                budget *= 2
-                for rank in self.rankings:
-                    try:
-                        return self.dive(capacity, allowance, rank, budget)
-                    except NodeLimit:
-                        continue
-                rounds = None if rounds is None else rounds - 1
-            raise NodeLimit
-        finally:
-            sys.setrecursionlimit(limit)
+        while rounds is None or rounds > 0:
+            budget *= 2
+            try:
+                return self.probe(capacity, allowance, self.rankings, budget)
+            except NodeLimit:
+                pass
+            rounds = None if rounds is None else rounds - 1
+        raise NodeLimit
 
     def probe(
-        self, capacity: int, allowance: Allowance, rankings: Sequence[IntArray], budget: int
+        self, capacity: int, allowance: Allowance, rankings: Sequence[Ranking], budget: int
     ) -> IntArray | None:
         """One dive per ranking, each limited to `budget` nodes: the first packing within
         `capacity` found, or None if a dive finished its search without one (a proof that
-        there is none). Raises `NodeLimit` when every dive runs out of nodes."""
+        there is none, recorded in `refuted`). Raises `NodeLimit` when every dive runs out of
+        nodes."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 4 * len(self.component) + 1000))
         try:
-            for rank in rankings:
+            for ranking in rankings:
+                before = allowance.meter.units
                 try:
-                    return self.dive(capacity, allowance, rank, budget)
+                    found = self.dive(capacity, allowance, ranking, budget)
                 except NodeLimit:
                     continue
+                if found is None:
+                    self._record_refutation(capacity, ranking, allowance.meter.units - before)
+                return found
             raise NodeLimit
         finally:
             sys.setrecursionlimit(limit)
 
+    def _record_refutation(self, capacity: int, ranking: Ranking, nodes: int) -> None:
+        for index, known in enumerate(self.rankings):
+            if known is ranking:
+                self.refuted[capacity] = (index, nodes)
+
     def dive(
-        self, capacity: int, allowance: Allowance, rank: IntArray, budget: int
+        self, capacity: int, allowance: Allowance, ranking: Ranking, budget: int
     ) -> IntArray | None:
-        """One depth-first search with tie-break `rank` and at most `budget` nodes."""
+        """One depth-first search with tie-break `ranking` and at most `budget` nodes."""
         if len(self.component) < FLAT_MIN_ITEMS:
-            return _Dive(self, capacity, allowance, rank, budget).run()
-        if self.flat is None:
-            component = self.component
-            self.flat = FlatProblem(
-                self.first, self.stop, component.size, component.align, self.overlap
-            )
+            return _Dive(self, capacity, allowance, ranking.rank, budget).run()
         try:
-            return self.flat.dive(capacity, allowance, rank, self.twin_before(rank), budget)
+            return self._flat().dive(capacity, allowance, self.order(ranking), budget)
         except DiveLimit:
             raise NodeLimit from None
 
-    def guided(self, offsets: IntArray, ranking: IntArray) -> IntArray:
-        """A ranking that follows a known packing: by offset, then by `ranking`.
+    def order(self, ranking: Ranking) -> Order:
+        return Order(ranking.rank, self.twin_before(ranking.rank), ranking.keys, ranking.dynamic)
 
-        Among equally low candidates the search then rebuilds that packing, and where a tighter
-        capacity forbids it, it departs from it as little as its order allows."""
-        rank = np.empty(len(offsets), dtype=np.int64)
-        rank[np.lexsort((ranking, offsets))] = np.arange(len(offsets))
-        return rank
+    def _flat(self) -> FlatProblem:
+        if self.flat is None:
+            component = self.component
+            self.flat = FlatProblem(
+                self.first,
+                self.stop,
+                component.size,
+                component.align,
+                component.pinned,
+                self.overlap,
+            )
+        return self.flat
 
     def twin_before(self, rank: IntArray) -> IntArray:
         """For each buffer, the identical buffer ranked just before it (or -1)."""
@@ -187,7 +246,8 @@ class _Dive:
         self.stop = search.stop.tolist()
         self.remaining = search.load.copy()
         self.height = np.zeros(search.sections, dtype=np.int64)
-        self.viable = np.zeros(len(component), dtype=np.int64)  # lowest aligned offset per buffer
+        self.viable = np.maximum(component.pinned, 0)  # lowest aligned offset per buffer
+        self.pinned = component.pinned if component.has_pins else None
         self.unplaced = np.ones(len(component), dtype=np.bool_)
         self.offsets = np.zeros(len(component), dtype=np.int64)
         # cuts[t]: unplaced buffers crossing the boundary between sections t and t + 1.
@@ -221,7 +281,7 @@ class _Dive:
             raise NodeLimit
         if allowance.meter.units >= allowance.unit_stop:
             raise OutOfBudget
-        if self.nodes & 63 == 0 and allowance.time_stop is not None and allowance.spent():
+        if self.nodes & 63 == 0 and allowance.out_of_time():
             raise OutOfBudget
         part = part[self.unplaced[part]]
         if not len(part):
@@ -285,6 +345,8 @@ class _Dive:
         self.viable[neighbours] = raised_viable
         self.cuts[lo : hi - 1] -= 1
         try:
+            if self.pinned is not None and _pushed_off_pins(self.pinned[neighbours], raised_viable):
+                return False
             # Only sections under this buffer or under a neighbour whose lowest address rose can
             # have a higher floor now (the others were checked when their floor last rose).
             raised = neighbours[raised_viable > saved_viable]
@@ -336,6 +398,11 @@ class _Dive:
         return bool((floor + remaining <= self.capacity).all())
 
 
+def _pushed_off_pins(pinned: IntArray, viable: IntArray) -> bool:
+    """Whether a pinned buffer can no longer go at its pinned offset."""
+    return bool(((pinned >= 0) & (viable > pinned)).any())
+
+
 def _lowest_over_intervals(
     begin: IntArray, end: IntArray, value: IntArray, length: int, default: int
 ) -> IntArray:
@@ -356,3 +423,18 @@ def _lowest_over_intervals(
         np.minimum(lower, upper, out=lower)
         np.minimum(lower[half:], upper[: length - half], out=lower[half:])
     return table[0]
+
+
+def confirm(items: Sequence[PackItem], refutation: Refutation) -> bool:
+    """Replay `refutation`: whether the dive it names, limited to its node count, finishes
+    without a packing of its items within its capacity."""
+    component = Component.of(items, refutation.items)
+    search = CanonicalSearch(component)
+    if not 0 <= refutation.ranking < len(search.rankings):
+        return False
+    allowance = Allowance.start(refutation.nodes + 1, None)
+    ranking = search.rankings[refutation.ranking]
+    try:
+        return search.dive(refutation.capacity, allowance, ranking, refutation.nodes) is None
+    except (NodeLimit, OutOfBudget):
+        return False

@@ -135,7 +135,8 @@ builtin.module {
 // Halide sizes the {a, c} slot as max(37/2, 17) = 18 i16 = 36 bytes and puts b at
 // byte 36 while a still uses byte 36. Here sizes are exact bytes: a 37, b 36, c 34.
 // With 16-byte alignment: a at 0 and b at 48 (or b at 0 and a at 48): 84 bytes is
-// the smallest aligned layout (the lower bound 73 cannot be reached).
+// the smallest aligned layout (the max load 73 cannot be reached): the lower bound
+// counts the padding (whichever of a and b is higher starts at 48 or above).
 // With alignment=1 (element alignment only): b at 0..36, a at 36..73: 73 bytes.
 builtin.module {
   "gpu.module"() <{sym_name = "m"}> ({
@@ -164,7 +165,7 @@ builtin.module {
 // CHECK-NEXT:   a                shared        37 {{ *}}{{0|48}}  [0, 1]
 // CHECK-NEXT:   b                shared        36 {{ *}}{{48|0}}  [1, 2]
 // CHECK-NEXT:   c                shared        34 {{ *}}{{[0-9]+}}  [2, 3]
-// CHECK-NEXT:   shared backing 'shared_alloc': unfused 107 B, fused 84 B, lower bound 73 B
+// CHECK-NEXT:   shared backing 'shared_alloc': unfused 107 B, fused 84 B, lower bound 84 B
 // ALIGN1:      kernel @narrow_then_wide: 4 barrier stage(s)
 // ALIGN1-NEXT:   Func             space      bytes   offset  lifetime
 // ALIGN1-NEXT:   a                shared        37       36  [0, 1]
