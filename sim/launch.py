@@ -200,6 +200,7 @@ def _make_arguments(
             if is_heap_argument_type(arg_type):
                 values.append(_heap_backing(func, launch, name))
                 continue
+            _check_memref_argument(func, name, arg_type)
             rng = np.random.default_rng([seed, user_index])
             if name in given:
                 view = _given_memref(name, arg_type, given[name])
@@ -213,6 +214,7 @@ def _make_arguments(
                 raise SimulationError(
                     f"kernel argument %{name} : {arg_type} needs a value: pass it with --scalars"
                 )
+            _check_scalar_argument(func, name, arg_type)
             values.append(_scalar(scalar_queue.pop(0), arg_type, name))
     if scalar_queue:
         raise SimulationError(f"{len(scalar_queue)} more --scalars than scalar kernel arguments")
@@ -310,18 +312,45 @@ def _random_memref(
     )
 
 
-def _argument_view(name: str, memref_type: MemRefType, array: np.ndarray) -> MemRefView:
-    """A kernel argument of `memref_type` (space 0 or 1, identity layout) holding `array`."""
-    space = space_of(memref_type)
-    if space not in (None, MemorySpace.GLOBAL):
+def _check_memref_argument(func: gpu.FuncOp, name: str, memref_type: MemRefType) -> None:
+    """What the simulator needs of a memref argument's type, located at the kernel (the
+    type is the IR's, not the command line's)."""
+    element = memref_type.element_type
+    if not _has_dtype(element):
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} has element type {element}, which the "
+            "simulator does not support",
+            func,
+        )
+    if space_of(memref_type) not in (None, MemorySpace.GLOBAL):
         raise SimulationError(
             f"kernel argument %{name} : {memref_type} must be in global memory (no memory "
-            "space, 1 or #gpu.address_space<global>)"
+            "space, 1 or #gpu.address_space<global>)",
+            func,
         )
     if isinstance(memref_type.layout, StridedLayoutAttr):
         raise SimulationError(
-            f"kernel argument %{name} : {memref_type} must have the identity layout"
+            f"kernel argument %{name} : {memref_type} must have the identity layout", func
         )
+
+
+def _check_scalar_argument(func: gpu.FuncOp, name: str, arg_type: Attribute) -> None:
+    if not _has_dtype(arg_type):
+        raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}", func)
+
+
+def _has_dtype(element_type: Attribute) -> bool:
+    try:
+        numpy_dtype(element_type)
+    except SimulationError:
+        return False
+    return True
+
+
+def _argument_view(name: str, memref_type: MemRefType, array: np.ndarray) -> MemRefView:
+    """A kernel argument of `memref_type` (checked by `_check_memref_argument`) holding
+    `array`."""
+    space = space_of(memref_type)
     shape, dtype = tuple(array.shape), array.dtype
     arena = Arena(name, int(space or 0), array.nbytes)
     arena.data[: array.nbytes] = array.reshape(-1).view(np.uint8)  # 0-d too
@@ -340,10 +369,7 @@ def _random_array(
 
 
 def _scalar(value: float, arg_type: Attribute, name: str) -> object:
-    try:
-        dtype = numpy_dtype(arg_type)
-    except SimulationError:
-        raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}") from None
+    dtype = numpy_dtype(arg_type)  # checked by `_check_scalar_argument`
     if dtype.kind in "ib" and not (np.isfinite(value) and value == int(value)):
         raise SimulationError(f"kernel argument %{name} : {arg_type} needs an integer, got {value}")
     if isinstance(arg_type, IntegerType | IndexType):
