@@ -30,6 +30,7 @@ from gpu_alloc.lowering.mlir_backend import MlirBackendError
 from gpu_alloc.lowering.pre_lowering import pre_lower
 from gpu_alloc.lowering.targets import TargetOptionError, check_target
 from gpu_alloc.lowering.toolchain import ToolchainError
+from gpu_alloc.provenance import cloned
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -58,7 +59,7 @@ def _lowered(module: ModuleOp) -> ModuleOp:
         isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()
     ):
         return module
-    lowered = module.clone()
+    lowered = cloned(module)
     LowerGpuAllocsPass().apply(Context(), lowered)
     return lowered
 
@@ -101,7 +102,7 @@ def emit_ptx_modules(
     check_symbol_names(module)
     lowered = _lowered(module)
     if lowered is module:
-        lowered = module.clone()
+        lowered = cloned(module)
     pre_lower(lowered)  # affine, index, scf.forall/parallel: for both backends
     if backend == "mlir":
         from gpu_alloc.lowering.mlir_backend import emit_ptx_with_mlir

@@ -46,6 +46,7 @@ from gpu_alloc.lowering.llvm_memory import DYNAMIC_SHARED_SYMBOL, MEMORY_LOWERIN
 from gpu_alloc.lowering.llvm_vector import VECTOR_LOWERINGS
 from gpu_alloc.lowering.scf_while_to_cf import WhileLowering
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.provenance import cloned
 from xdsl.context import Context
 from xdsl.dialects import cf, func, gpu, llvm, memref
 from xdsl.dialects.builtin import (
@@ -278,8 +279,8 @@ def _lower_function(function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering)
             b.values.update(zip(source.args, target.args, strict=True))
         b.region.add_block(target)
         b.blocks[source] = target
-    entry = function.body.blocks.first
-    assert entry is not None
+    if (entry := function.body.blocks.first) is None:  # a declaration: nothing to lower
+        raise b.unsupported(function, "a function declaration")
     b.block = b.blocks[entry]
     _bind_entry_arguments(b, function, b.block)
     _bind_attributions(b, function, module)
@@ -419,7 +420,7 @@ def _global(op: memref.GlobalOp) -> llvm.GlobalOp:
 
 def lower_gpu_module_to_llvm(gpu_module: gpu.ModuleOp) -> ModuleOp:
     """The LLVM dialect form of `gpu_module`; the input is not modified."""
-    wrapper = ModuleOp([gpu_module.clone()])
+    wrapper = ModuleOp([cloned(gpu_module)])
     PatternRewriteWalker(WhileLowering()).rewrite_module(wrapper)
     ConvertScfToCf().apply(Context(), wrapper)
     lowered = wrapper.body.block.first_op
