@@ -83,18 +83,31 @@ class SimulationResult:
 
 
 def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
-    """The kernel called `name`, or the module's only kernel."""
+    """The kernel called `name` (`kernel`, or `module::kernel` where several `gpu.module`s
+    have a kernel of that name), or the module's only kernel."""
     kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp) and is_kernel(op)]
-    if name is not None:
-        named = [k for k in kernels if k.sym_name.data == name]
-        if not named:
-            known = ", ".join(k.sym_name.data for k in kernels) or "none"
-            raise SimulationError(f"no kernel named '{name}' (kernels: {known})")
-        return named[0]
-    if len(kernels) != 1:
-        known = ", ".join(k.sym_name.data for k in kernels) or "none"
-        raise SimulationError(f"pick a kernel with --kernel (kernels: {known})")
-    return kernels[0]
+    names = [k.sym_name.data for k in kernels]
+    shown = [
+        _qualified(k) if names.count(k.sym_name.data) > 1 else k.sym_name.data for k in kernels
+    ]
+    known = ", ".join(shown) or "none"
+    if name is None:
+        if len(kernels) != 1:
+            raise SimulationError(f"pick a kernel with --kernel (kernels: {known})")
+        return kernels[0]
+    named = [k for k in kernels if name in (k.sym_name.data, _qualified(k))]
+    if not named:
+        raise SimulationError(f"no kernel named '{name}' (kernels: {known})")
+    if len(named) > 1:
+        raise SimulationError(f"kernel '{name}' is ambiguous: name one of {known}")
+    return named[0]
+
+
+def _qualified(kernel: gpu.FuncOp) -> str:
+    """`module::kernel`, the kernel's name qualified by its `gpu.module`'s."""
+    parent = kernel.parent_op()
+    prefix = f"{parent.sym_name.data}::" if isinstance(parent, gpu.ModuleOp) else ""
+    return prefix + kernel.sym_name.data
 
 
 def simulate(
