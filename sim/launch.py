@@ -91,6 +91,11 @@ def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
         _qualified(k) if names.count(k.sym_name.data) > 1 else k.sym_name.data for k in kernels
     ]
     known = ", ".join(shown) or "none"
+    if not kernels:
+        raise SimulationError(
+            "the input has no kernel to run (a gpu.func marked 'kernel'; outline a gpu.launch "
+            "body first, with mlir-opt-22 --gpu-kernel-outlining)"
+        )
     if name is None:
         if len(kernels) != 1:
             raise SimulationError(f"pick a kernel with --kernel (kernels: {known})")

@@ -50,3 +50,10 @@ def test_an_ambiguous_or_unknown_name_lists_the_qualified_names(kernel, message)
     with pytest.raises(SimulationError) as error:
         simulate(corpus.parse(TWO_MODULES), grid=(1,), block=(4,), kernel=kernel)
     assert str(error.value) == message
+
+
+def test_an_input_without_a_kernel_says_so():
+    """It said "pick a kernel with --kernel (kernels: none)", which no --kernel fixes."""
+    empty = corpus.parse("gpu.module @m {\n}")
+    with pytest.raises(SimulationError, match="the input has no kernel to run"):
+        simulate(empty, grid=(1,), block=(4,))
