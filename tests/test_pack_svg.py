@@ -78,3 +78,18 @@ def test_an_unwritable_picture_is_one_line(tmp_path: Path, capsys: pytest.Captur
     assert exit_info.value.code == 1
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "error" in err
+
+
+def test_the_picture_states_the_bound_the_packer_proved(tmp_path: Path):
+    """Three 1-byte buffers, all live at once, each 2-aligned: the max load is 3 B, but the
+    highest one starts at an even offset above the other two bytes, so no packing is below
+    2 + 2 + 1 = 5 B (offsets 0, 2, 4), which the packer proves. The heading and the dashed
+    line say 5, not the max load."""
+    source = tmp_path / "aligned.csv"
+    source.write_text(
+        "id,lower,upper,size,alignment\n" + "".join(f"b{i},0,1,1,2\n" for i in range(3))
+    )
+    main([str(source), "--svg", str(tmp_path / "p.svg"), "--quiet"])
+    texts = [t.text for t in ET.parse(tmp_path / "p.svg").getroot().iter(f"{SVG}text")]
+    assert "5 B; lower bound 5 B (proven optimal)" in texts
+    assert "lower bound 5 B" in texts

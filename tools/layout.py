@@ -74,6 +74,7 @@ def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int =
             {},
             unfused=space.unfused_bytes,
             proven=space.proven,
+            proven_bound=space.lower_bound,
             barriers=barriers.get(kernel.kernel, {}),
         )
         for kernel in read_fusion_result(module).kernels

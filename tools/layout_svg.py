@@ -4,8 +4,8 @@
 One panel per kernel and memory space (or per packed file): x = barrier stage (or time), y =
 byte offset (0 at the top), a rectangle per Func (buffer) over its stage interval and its
 bytes. The panel's heading says what fusion bought: unfused -> fused bytes and the saving,
-the lower bound (the most bytes live in one stage; dashed line) and whether the layout is
-proven optimal. Between two stages a solid line marks the barrier that begins the second,
+the lower bound (dashed line: what fuse or the packer proved, at least the most bytes live in
+one stage) and whether the layout is proven optimal. Between two stages a solid line marks the barrier that begins the second,
 labelled with its source line (`gpu.barrier @ line 23`; `inserted` for one fuse added). Every
 Func is named in its rectangle when it has room, in its tooltip, and in the table beside the
 plot (at most `TABLE_ROWS` rows; the tooltips name the rest). Rectangles carry `data-*`
@@ -62,10 +62,16 @@ class SpaceLayout:
     axis: str = "stage"
     """What x counts: barrier stages, or the time steps of a packed CSV."""
     noun: str = "Funcs"
+    proven_bound: int | None = None
+    """The lower bound fuse or the packer proved (`SpaceFusion.lower_bound`,
+    `Packing.lower_bound`); None: the max load of `slices`."""
 
     @property
     def lower_bound(self) -> int:
-        """The most bytes live in one stage: no packing can use fewer."""
+        """No layout of these Funcs uses fewer bytes: the proven bound when one is given, else
+        the most bytes live in one stage."""
+        if self.proven_bound is not None:
+            return self.proven_bound
         return lower_bound(
             [PackItem(s.first_stage, s.last_stage + 1, s.bytes) for s in self.slices]
         )
@@ -77,6 +83,7 @@ def packing_layout(
     items: Sequence[PackItem],
     offsets: Sequence[int],
     proven: bool,
+    proven_bound: int | None = None,
 ) -> SpaceLayout:
     """A packed MiniMalloc CSV as one panel (`gpu-alloc-pack --svg`): x = time, each buffer
     over its half-open interval [lower, upper); buffers never live or of size 0 are left out."""
@@ -88,7 +95,17 @@ def packing_layout(
     peak = max((s.end for s in slices), default=0)
     horizon = max((item.end for item in items), default=1)
     return SpaceLayout(
-        title, "buffers", "", peak, horizon, slices, {}, proven=proven, axis="time", noun="buffers"
+        title,
+        "buffers",
+        "",
+        peak,
+        horizon,
+        slices,
+        {},
+        proven=proven,
+        axis="time",
+        noun="buffers",
+        proven_bound=proven_bound,
     )
 
 

@@ -135,7 +135,9 @@ def write_picture(
 ) -> None:
     """`--svg`: the packing drawn by `gpu-alloc-layout`'s renderer."""
     names = [row.get("id") or str(k) for k, row in enumerate(rows)]
-    layout = packing_layout(source.name, names, items, packing.offsets, packing.optimal)
+    layout = packing_layout(
+        source.name, names, items, packing.offsets, packing.optimal, packing.lower_bound
+    )
     write_output(path, render_svg([layout], title=source.name, what="packing"))
 
 
