@@ -8,9 +8,12 @@ Weak keys: an op that is gone takes its entry with it.
 
 from __future__ import annotations
 
+from typing import TypeVar
 from weakref import WeakKeyDictionary
 
 from xdsl.ir import Operation
+
+OpT = TypeVar("OpT", bound=Operation)
 
 _ORIGINS: WeakKeyDictionary[Operation, Operation] = WeakKeyDictionary()
 
@@ -23,3 +26,12 @@ def derive(new: Operation, old: Operation) -> None:
 def origin_of(op: Operation) -> Operation | None:
     """The op `op` was derived from (transitively), if a pass said so."""
     return _ORIGINS.get(op)
+
+
+def cloned(op: OpT) -> OpT:
+    """A copy of `op` whose ops are each derived from the op they copy, so that an error a
+    later step finds on the copy (the PTX backends lower one) points at the user's text."""
+    copy = op.clone()
+    for new, old in zip(copy.walk(), op.walk(), strict=True):
+        derive(new, old)
+    return copy

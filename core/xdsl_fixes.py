@@ -30,6 +30,11 @@ them.
 6. `scf.while : () -> () { ... } do { ... }`: with no loop-carried values MLIR writes no
    assignment list at all; xDSL's parser demands one ("'(' expected"). The patched
    parser takes the list as optional.
+7. A pass (or target) option given twice, `fuse-gpu-allocs{chip=sm_90 chip=sm_80}` or
+   `{max-shared-bytes=1 max_shared_bytes=2}`, was silently the last one (the options are
+   a dict). The pipeline parser now refuses the second with `RepeatedPassOption`, an
+   `ArgSpecParseError` at it naming the pass and the option, so both drivers and
+   `PassPipeline.parse_spec` say so (`tools.pass_options` words it for the user).
 
 `xdsl_fixes_mlir` holds the fixes for what else `mlir-opt-22` reads and xDSL does not
 (semi-affine maps, vectors of `i1`/`index` in `arith`, string predicates, `gpu.memcpy`
@@ -54,7 +59,8 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.arg_spec import PipelineLexer, SpecToken, SpecTokenKind
+from xdsl.utils.exceptions import ArgSpecParseError, VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 _applied = False
@@ -294,6 +300,64 @@ def _fix_vector_print() -> None:
     vector.PrintOp = PrintOp
 
 
+class RepeatedPassOption(ArgSpecParseError):
+    """A pass option given twice in one pass's options (fix 7)."""
+
+    def __init__(self, token: SpecToken, pass_name: str, option: str):
+        super().__init__(token, f"option '{option}' of '{pass_name}' is given twice")
+        self.pass_name = pass_name
+        self.option = option
+        """Kebab-case, as `--help` lists it."""
+
+
+class _RecordingLexer:
+    """A `PipelineLexer` that keeps every token it hands out."""
+
+    def __init__(self, lexer: PipelineLexer):
+        self.lexer = lexer
+        self.tokens: list[SpecToken] = []
+
+    def lex(self) -> SpecToken:
+        token = self.lexer.lex()
+        self.tokens.append(token)
+        return token
+
+    def peek(self) -> SpecToken:
+        return self.lexer.peek()
+
+
+def _option_keys(tokens: list[SpecToken]) -> list[SpecToken]:
+    """The option names among one pass's tokens: an identifier right after `{` or after
+    the space between two options (values follow `=` or `,`)."""
+    kinds = [t.kind for t in tokens]
+    start = kinds.index(SpecTokenKind.L_BRACE) if SpecTokenKind.L_BRACE in kinds else len(kinds)
+    return [
+        token
+        for previous, token in zip(tokens[start:], tokens[start + 1 :], strict=False)
+        if token.kind is SpecTokenKind.IDENT
+        and previous.kind in (SpecTokenKind.L_BRACE, SpecTokenKind.SPACE)
+    ]
+
+
+def _fix_repeated_pass_options() -> None:
+    from xdsl.utils import arg_spec
+
+    original = arg_spec._parse_spec  # pyright: ignore[reportPrivateUsage]
+
+    def _parse_spec(lexer: PipelineLexer) -> arg_spec.ArgSpec:
+        recording = _RecordingLexer(lexer)
+        spec = original(recording)  # pyright: ignore[reportArgumentType]
+        seen: set[str] = set()
+        for key in _option_keys(recording.tokens):
+            option = key.span.text.replace("_", "-")
+            if option in seen:
+                raise RepeatedPassOption(key, spec.name, option)
+            seen.add(option)
+        return spec
+
+    arg_spec._parse_spec = _parse_spec  # pyright: ignore[reportPrivateUsage]
+
+
 def apply() -> None:
     """Installs every fix (once)."""
     global _applied
@@ -306,4 +370,5 @@ def apply() -> None:
     _fix_scf_for_result_types()
     _fix_vector_print()
     _fix_scf_while_without_arguments()
+    _fix_repeated_pass_options()
     xdsl_fixes_mlir.apply()

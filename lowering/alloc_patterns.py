@@ -33,6 +33,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.heap_slices import alignment_of, check_byte_size
 from gpu_alloc.memref_sizes import byte_size_ops, static_byte_size
+from gpu_alloc.names import unique_name
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.layout_record import keep_layout, single_func_layout
@@ -119,12 +120,7 @@ def unique_symbol(table: Operation, wanted: str) -> str:
     `table` (a `gpu.module`, or any op whose first region is a symbol table)."""
     taken = {s.data for op in table.regions[0].ops if isinstance(s := symbol_of(op), StringAttr)}
     # Symbols become assembler identifiers: a Func name like "é" is spelled with '_'.
-    wanted = re.sub(r"[^A-Za-z0-9_$]", "_", wanted)
-    name, suffix = wanted, 0
-    while name in taken:
-        suffix += 1
-        name = f"{wanted}_{suffix}"
-    return name
+    return unique_name(re.sub(r"[^A-Za-z0-9_$]", "_", wanted), taken)
 
 
 def _memref_type(alloc: AllocOp) -> MemRefType:

@@ -32,7 +32,7 @@ from gpu_alloc.lowering.mlir_backend import MlirBackendError
 from gpu_alloc.lowering.pre_lowering import pre_lower
 from gpu_alloc.lowering.static_shared import check_static_shared
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
-from gpu_alloc.provenance import derive
+from gpu_alloc.provenance import cloned
 from gpu_alloc.targets import Device, TargetOptionError, target_named
 from xdsl.context import Context
 from xdsl.dialects import gpu
@@ -68,9 +68,7 @@ def device_for(target: str, chip: str, backend: str, isa_version: int) -> Device
 def _lowered(module: ModuleOp, device: Device) -> ModuleOp:
     """A copy of `module` with its `gpu_alloc` ops lowered for `device`, and then what
     no target's lowering reads (`affine`, `index`, `scf.forall`/`parallel`) pre-lowered."""
-    lowered = module.clone()
-    for copy, original in zip(lowered.walk(), module.walk(), strict=True):
-        derive(copy, original)  # a diagnostic on the copy points at the user's op
+    lowered = cloned(module)  # a diagnostic on the copy points at the user's op
     if any(isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()):
         LowerGpuAllocsPass(chip=device.chip.name).apply(Context(), lowered)
     pre_lower(lowered)

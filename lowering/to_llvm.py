@@ -31,6 +31,7 @@ from gpu_alloc.dialect.memory import (
     attributions,
     function_arguments,
 )
+from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.llvm_arith import ARITH_LOWERINGS, MATH_LOWERINGS
 from gpu_alloc.lowering.llvm_builder import (
@@ -50,6 +51,8 @@ from gpu_alloc.lowering.llvm_vector import VECTOR_LOWERINGS
 from gpu_alloc.lowering.scf_while_to_cf import WhileLowering
 from gpu_alloc.lowering.target_spaces import map_memory_spaces
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.names import unique_name
+from gpu_alloc.provenance import cloned
 from gpu_alloc.targets import DEFAULT_DEVICE, Device
 from xdsl.context import Context
 from xdsl.dialects import cf, func, gpu, llvm, memref
@@ -171,10 +174,6 @@ def op_name(op: Operation) -> str:
     return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
 
 
-def is_kernel(op: gpu.FuncOp | func.FuncOp) -> bool:
-    return isinstance(op, gpu.FuncOp) and (op.kernel is not None or "gpu.kernel" in op.attributes)
-
-
 def function_signature(
     function: gpu.FuncOp | func.FuncOp, device: Device = DEFAULT_DEVICE
 ) -> llvm.LLVMFunctionType:
@@ -242,8 +241,8 @@ def _lower_function(function: gpu.FuncOp | func.FuncOp, module: _ModuleLowering)
             b.values.update(zip(source.args, target.args, strict=True))
         b.region.add_block(target)
         b.blocks[source] = target
-    entry = function.body.blocks.first
-    assert entry is not None
+    if (entry := function.body.blocks.first) is None:  # a declaration: nothing to lower
+        raise b.unsupported(function, "a function declaration")
     b.block = b.blocks[entry]
     _bind_entry_arguments(b, function, b.block)
     _bind_attributions(b, function, module)
@@ -323,10 +322,7 @@ class _ModuleLowering:
         }
 
     def fresh_symbol(self, wanted: str) -> str:
-        name, suffix = wanted, 0
-        while name in self._symbols:
-            suffix += 1
-            name = f"{wanted}_{suffix}"
+        name = unique_name(wanted, self._symbols)
         self._symbols.add(name)
         return name
 
@@ -385,7 +381,7 @@ def _global(op: memref.GlobalOp, device: Device) -> llvm.GlobalOp:
 
 def lower_gpu_module_to_llvm(gpu_module: gpu.ModuleOp, device: Device = DEFAULT_DEVICE) -> ModuleOp:
     """The LLVM dialect form of `gpu_module` for `device`; the input is not modified."""
-    wrapper = ModuleOp([gpu_module.clone()])
+    wrapper = ModuleOp([cloned(gpu_module)])
     map_memory_spaces(wrapper, device.target.spaces)
     PatternRewriteWalker(WhileLowering()).rewrite_module(wrapper)
     ConvertScfToCf().apply(Context(), wrapper)

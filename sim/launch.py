@@ -85,18 +85,36 @@ class SimulationResult:
 
 
 def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
-    """The kernel called `name`, or the module's only kernel."""
+    """The kernel called `name` (`kernel`, or `module::kernel` where several `gpu.module`s
+    have a kernel of that name), or the module's only kernel."""
     kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp) and is_kernel(op)]
-    if name is not None:
-        named = [k for k in kernels if k.sym_name.data == name]
-        if not named:
-            known = ", ".join(k.sym_name.data for k in kernels) or "none"
-            raise SimulationError(f"no kernel named '{name}' (kernels: {known})")
-        return named[0]
-    if len(kernels) != 1:
-        known = ", ".join(k.sym_name.data for k in kernels) or "none"
-        raise SimulationError(f"pick a kernel with --kernel (kernels: {known})")
-    return kernels[0]
+    names = [k.sym_name.data for k in kernels]
+    shown = [
+        _qualified(k) if names.count(k.sym_name.data) > 1 else k.sym_name.data for k in kernels
+    ]
+    known = ", ".join(shown) or "none"
+    if not kernels:
+        raise SimulationError(
+            "the input has no kernel to run (a gpu.func marked 'kernel'; outline a gpu.launch "
+            "body first, with mlir-opt-22 --gpu-kernel-outlining)"
+        )
+    if name is None:
+        if len(kernels) != 1:
+            raise SimulationError(f"pick a kernel with --kernel (kernels: {known})")
+        return kernels[0]
+    named = [k for k in kernels if name in (k.sym_name.data, _qualified(k))]
+    if not named:
+        raise SimulationError(f"no kernel named '{name}' (kernels: {known})")
+    if len(named) > 1:
+        raise SimulationError(f"kernel '{name}' is ambiguous: name one of {known}")
+    return named[0]
+
+
+def _qualified(kernel: gpu.FuncOp) -> str:
+    """`module::kernel`, the kernel's name qualified by its `gpu.module`'s."""
+    parent = kernel.parent_op()
+    prefix = f"{parent.sym_name.data}::" if isinstance(parent, gpu.ModuleOp) else ""
+    return prefix + kernel.sym_name.data
 
 
 def simulate(
@@ -209,6 +227,7 @@ def _make_arguments(
             if is_heap_argument_type(arg_type):
                 values.append(_heap_backing(func, launch, name))
                 continue
+            _check_memref_argument(func, name, arg_type)
             rng = np.random.default_rng([seed, user_index])
             if name in given:
                 view = _given_memref(name, arg_type, given[name])
@@ -222,6 +241,7 @@ def _make_arguments(
                 raise SimulationError(
                     f"kernel argument %{name} : {arg_type} needs a value: pass it with --scalars"
                 )
+            _check_scalar_argument(func, name, arg_type)
             values.append(_scalar(scalar_queue.pop(0), arg_type, name))
     if scalar_queue:
         raise SimulationError(f"{len(scalar_queue)} more --scalars than scalar kernel arguments")
@@ -319,18 +339,45 @@ def _random_memref(
     )
 
 
-def _argument_view(name: str, memref_type: MemRefType, array: np.ndarray) -> MemRefView:
-    """A kernel argument of `memref_type` (space 0 or 1, identity layout) holding `array`."""
-    space = space_of(memref_type)
-    if space not in (None, MemorySpace.GLOBAL):
+def _check_memref_argument(func: gpu.FuncOp, name: str, memref_type: MemRefType) -> None:
+    """What the simulator needs of a memref argument's type, located at the kernel (the
+    type is the IR's, not the command line's)."""
+    element = memref_type.element_type
+    if not _has_dtype(element):
+        raise SimulationError(
+            f"kernel argument %{name} : {memref_type} has element type {element}, which the "
+            "simulator does not support",
+            func,
+        )
+    if space_of(memref_type) not in (None, MemorySpace.GLOBAL):
         raise SimulationError(
             f"kernel argument %{name} : {memref_type} must be in global memory (no memory "
-            "space, 1 or #gpu.address_space<global>)"
+            "space, 1 or #gpu.address_space<global>)",
+            func,
         )
     if isinstance(memref_type.layout, StridedLayoutAttr):
         raise SimulationError(
-            f"kernel argument %{name} : {memref_type} must have the identity layout"
+            f"kernel argument %{name} : {memref_type} must have the identity layout", func
         )
+
+
+def _check_scalar_argument(func: gpu.FuncOp, name: str, arg_type: Attribute) -> None:
+    if not _has_dtype(arg_type):
+        raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}", func)
+
+
+def _has_dtype(element_type: Attribute) -> bool:
+    try:
+        numpy_dtype(element_type)
+    except SimulationError:
+        return False
+    return True
+
+
+def _argument_view(name: str, memref_type: MemRefType, array: np.ndarray) -> MemRefView:
+    """A kernel argument of `memref_type` (checked by `_check_memref_argument`) holding
+    `array`."""
+    space = space_of(memref_type)
     shape, dtype = tuple(array.shape), array.dtype
     arena = Arena(name, int(space or 0), array.nbytes)
     arena.data[: array.nbytes] = array.reshape(-1).view(np.uint8)  # 0-d too
@@ -349,10 +396,7 @@ def _random_array(
 
 
 def _scalar(value: float, arg_type: Attribute, name: str) -> object:
-    try:
-        dtype = numpy_dtype(arg_type)
-    except SimulationError:
-        raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}") from None
+    dtype = numpy_dtype(arg_type)  # checked by `_check_scalar_argument`
     if dtype.kind in "ib" and not (np.isfinite(value) and value == int(value)):
         raise SimulationError(f"kernel argument %{name} : {arg_type} needs an integer, got {value}")
     if isinstance(arg_type, IntegerType | IndexType):

@@ -1,8 +1,11 @@
 """A mutation fuzzer of the three command-line tools: `gpu-alloc-opt` (every pass, and the
 PTX target), `gpu-alloc-sim` and `gpu-alloc-pack`.
 
-Seeds are the examples, the simulator's test kernels, every lit input (split at
-`// -----`) and a few MiniMalloc-format CSVs. Each case applies one to three seeded
+Seeds are the examples, the simulator's test kernels, the MLIR-form kernels, every lit
+input and every file of the third-party corpus `tests/external` (split at `// -----`), and a
+few MiniMalloc-format CSVs. `gpu-alloc-opt` runs every pass alone, short pipelines, the
+seed's full order (import -> pad -> fuse -> remove-dead-allocs -> partition-loops ->
+stripe-lane-allocs -> flatten -> lower) and `-t ptx` on both backends. Each case applies one to three seeded
 mutations (delete, duplicate or swap lines, truncate, extreme numbers, flipped types,
 renamed values, random bytes, non-ASCII names) and sometimes a bad option, runs the tool
 in-process (the PTX target in a child process) and fails when:
@@ -49,8 +52,21 @@ PASS_LISTS = (
     "fuse-gpu-allocs,flatten-aliases",
     "fuse-gpu-allocs,remove-dead-allocs,partition-loops,flatten-aliases",
     "fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs",
+    "import-gpu-allocs",
+    "pad-shared-allocs",
+    "import-gpu-allocs,fuse-gpu-allocs{insert-barriers=always},remove-dead-allocs",
+    SEED_ORDER := (
+        "import-gpu-allocs,pad-shared-allocs,fuse-gpu-allocs,remove-dead-allocs,"
+        "partition-loops,stripe-lane-allocs,flatten-aliases,lower-gpu-allocs"
+    ),
 )
 PTX_PIPELINE = "fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs"
+PTX_RUNS = (
+    ("-p", PTX_PIPELINE, "-t", "ptx"),
+    ("-p", SEED_ORDER, "-t", "ptx"),
+    ("-p", SEED_ORDER, "-t", "ptx{backend=mlir}"),
+)
+"""Both PTX backends, after the short pipeline and the seed's full order."""
 
 BAD_OPT_OPTIONS: tuple[tuple[str, ...], ...] = (
     ("-p", "fuse-gpu-allocs{time-limit=2}"),
@@ -160,6 +176,8 @@ def mlir_seeds() -> list[tuple[str, str]]:
             *(REPO / "examples").glob("*.mlir"),
             *(REPO / "tests" / "sim_kernels").glob("*.mlir"),
             *(REPO / "tests" / "filecheck").rglob("*.mlir"),
+            *(REPO / "tests" / "mlir_kernels").glob("*.mlir"),
+            *(REPO / "tests" / "external").rglob("*.mlir"),
         ]
     )
     seeds: list[tuple[str, str]] = []
@@ -308,7 +326,7 @@ def make_case(number: int, seed: int, mlir: list[tuple[str, str]]) -> Case:
         if bad:
             options = rng.choice(BAD_OPT_OPTIONS)
         elif rng.random() < 0.15:
-            options = ("-p", PTX_PIPELINE, "-t", "ptx")
+            options = rng.choice(PTX_RUNS)
         else:
             options = ("-p", rng.choice(PASS_LISTS))
     elif tool == "sim":

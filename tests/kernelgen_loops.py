@@ -10,17 +10,30 @@ streams adding to `kernelgen` merge cleanly):
   barrier in the loop (hoisting needs none). Race-free and in bounds by construction.
 - `helper_kernels()`: a kernel calling workgroup `func.func` helpers (two shared Funcs
   that one barrier lets share bytes), each call uniform, under a uniform branch, or
-  under a branch on the thread id. The simulator does not run `func.call` yet: tests
-  check the barrier rule on the IR.
+  under a branch on the thread id; thread t stores t + k + 1 to `%out[t]` through both
+  Funcs of `h<k>`, so the output says which helper ran last. Launched with one block of
+  `HELPER_BLOCK` threads and the scalar `%n` (0 or 2: the uniform branch is `%n > 1`).
+- `mlir_form_loop_local_kernels()`: `loop_local_kernels()` written as MLIR writes them:
+  each shared Func a `memref.alloc`/`memref.alloca` inside the loop, each shared type
+  spelled one of `kernelgen.WORKGROUP_SPELLINGS`; heap Funcs, which have no MLIR form,
+  stay `gpu_alloc.alloc`.
 - `with_private_scratch(text)`: a kernelgen kernel with a private Func in its output loop.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
-from kernelgen import ELEMENT_TYPES, INPUT_SIZE, OUTPUT_PER_BLOCK, element_bytes, is_float
+from kernelgen import (
+    ELEMENT_TYPES,
+    INPUT_SIZE,
+    OUTPUT_PER_BLOCK,
+    WORKGROUP_SPELLINGS,
+    element_bytes,
+    is_float,
+)
 
 BARRIER = '"gpu.barrier"() : () -> ()'
 MODES = ("cross", "closed", "own")
@@ -242,9 +255,33 @@ def loop_local_kernels(draw: st.DrawFn) -> LoopLocalKernel:
     return LoopLocalKernel(text, "loop_kernel", grid, block, (trips_value,), mode)
 
 
+_SHARED_ALLOC = re.compile(
+    r'"gpu_alloc\.alloc"\(\) <\{name = "l\d+"\}> : \(\) -> (?P<type>memref<[^>]*, 3 : i32>)'
+)
+
+
+@st.composite
+def mlir_form_loop_local_kernels(draw: st.DrawFn) -> LoopLocalKernel:
+    """`loop_local_kernels()` in MLIR's forms (module docstring)."""
+    kernel = draw(loop_local_kernels())
+    types = sorted(set(_SHARED_ALLOC.findall(kernel.text)))
+    if not types:
+        return kernel
+    form = lambda: draw(st.sampled_from(["alloc", "alloca"]))  # noqa: E731
+    text = _SHARED_ALLOC.sub(lambda m: f"memref.{form()}() : {m['type']}", kernel.text)
+    for memref_type in types:
+        spelling = draw(st.sampled_from(WORKGROUP_SPELLINGS))
+        text = text.replace(memref_type, memref_type.replace("3 : i32>", f"{spelling}>"))
+    return replace(kernel, text=text)
+
+
 # ---- helpers called from uniform and thread-dependent code -------------------------------
 
 CALL_SITES = ("uniform", "uniform_branch", "thread_branch")
+
+
+HELPER_BLOCK = (64,)
+"""The block a helper kernel is launched with (its `%out` holds one element a thread)."""
 
 
 @dataclass(frozen=True)
@@ -263,7 +300,10 @@ def _helper(k: int, size: int) -> str:
     memref_type = f"memref<{size}xf32, #gpu.address_space<workgroup>>"
     return f"""
   func.func @h{k}(%out: memref<64xf32>, %i: index) {{
-    %v = arith.constant 1.0 : f32
+    %ii = arith.index_cast %i : index to i32
+    %fi = arith.sitofp %ii : i32 to f32
+    %ck = arith.constant {k + 1}.0 : f32
+    %v = arith.addf %fi, %ck : f32
     %a = memref.alloc() : {memref_type}
     %b = memref.alloc() : {memref_type}
     memref.store %v, %a[%i] : {memref_type}
@@ -336,10 +376,12 @@ def with_private_scratch(text: str) -> str:
 
 
 __all__ = [
+    "HELPER_BLOCK",
     "HelperKernel",
     "LoopLocalKernel",
     "element_bytes",
     "helper_kernels",
     "loop_local_kernels",
+    "mlir_form_loop_local_kernels",
     "with_private_scratch",
 ]

@@ -236,10 +236,6 @@ def test_renders_with_rsvg_convert(tmp_path: Path):
         (["missing.mlir"], "missing.mlir: error: cannot read"),
         ([str(BANKS), "--profile-json", "missing.json"], "missing.json: error: cannot read"),
         ([str(BANKS), "--profile-json", str(BANKS)], "not JSON"),
-        (
-            [str(ROOT / "examples" / "stencil_chain.mlir"), "--max-shared-bytes", "100"],
-            "needs 884 bytes of shared memory, over the limit of 100",
-        ),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, capsys, args, message):
@@ -250,6 +246,20 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, capsys, args, 
     assert exit_info.value.code == 1
     assert len(err.strip().splitlines()) == 1 and message in err
     assert not out.exists()
+
+
+def test_a_pass_error_is_located_at_its_op(tmp_path: Path, capsys):
+    """As in gpu-alloc-opt: the line and column of the op, then the source line and a
+    caret (it was `gpu-alloc-layout: error: ...` with no location)."""
+    out = tmp_path / "out.svg"
+    path = ROOT / "examples" / "stencil_chain.mlir"
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(path), "--max-shared-bytes", "100", "--svg", str(out)])
+    first, source_line, caret = capsys.readouterr().err.strip("\n").splitlines()
+    assert exit_info.value.code == 1 and not out.exists()
+    assert first.startswith(f"{path}:9:5: error: kernel 'stencil_chain' needs 884 bytes of ")
+    assert "over the limit of 100" in first
+    assert source_line.strip().startswith('"gpu.func"()') and caret.strip().startswith("^")
 
 
 def test_the_heading_states_the_bound_fuse_proved(tmp_path: Path):

@@ -536,3 +536,15 @@ def test_the_listener_hears_every_better_peak_and_an_interrupt_keeps_the_best():
     assert packing.interrupted and packing.peak == improved[-1]
     assert packing.work < 10**7 and not packing.optimal
     validate(items, packing.offsets)
+
+
+def test_a_component_above_the_floor_is_searched_when_the_floor_is_not_a_quantum_multiple():
+    """Found by `test_pack_is_valid_bounded_and_honest`: the second component (sizes 2, one
+    aligned to 8: quantum 2) packs in 4 bytes, under the first one's 9, but its greedy packing
+    puts the aligned buffer at 8 (peak 10). The question "within the floor of 9?" was rounded
+    *up* to 10 bytes (5 quanta), above the best 10 - 1, so it was never asked: peak 10, not
+    optimal. Within 9 bytes is within 8 (4 quanta): capacities round down."""
+    items = [PackItem(0, 1, 3), PackItem(0, 1, 6), PackItem(1, 2, 2), PackItem(1, 2, 2, 8)]
+    packing = pack(items)
+    validate(items, packing.offsets)
+    assert packing.peak == 9 == brute_force_optimum(items) and packing.optimal

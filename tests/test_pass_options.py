@@ -52,3 +52,27 @@ def test_pipeline_problems_use_the_users_spelling():
         "option 'budget' of pass 'fuse-gpu-allocs' needs an integer, got '1.5'"
     )
     assert pipeline_problem("fuse-gpu-allocs{", passes) is None  # syntax: xDSL points at it
+
+
+def test_an_option_given_twice_is_refused_wherever_a_pipeline_is_parsed():
+    """`{chip=sm_90 chip=sm_80}` was silently the last one (xDSL keeps a dict): the parser
+    refuses the second (in either spelling) at its column, and the driver words it."""
+    import pytest
+    from gpu_alloc.xdsl_fixes import RepeatedPassOption
+    from xdsl.passes import PassPipeline
+
+    for pipeline, column in [
+        ("fuse-gpu-allocs{chip=sm_90 chip=sm_80}", 28),
+        ("flatten-aliases,fuse-gpu-allocs{max-shared-bytes=1 max_shared_bytes=2}", 52),
+    ]:
+        with pytest.raises(RepeatedPassOption) as error:
+            PassPipeline.parse_spec(ALL_PASSES, pipeline)
+        assert f"pass-pipeline:1:{column}" in str(error.value)
+        assert error.value.pass_name == "fuse-gpu-allocs"
+        assert pipeline_problem(pipeline, ALL_PASSES) == (
+            f"option '{error.value.option}' of pass 'fuse-gpu-allocs' is given twice"
+        )
+    # The same option in two passes is fine.
+    spec = "fuse-gpu-allocs{report=true chip=sm_90},fuse-gpu-allocs{chip=sm_80 report=false}"
+    assert pipeline_problem(spec, ALL_PASSES) is None
+    assert len(PassPipeline.parse_spec(ALL_PASSES, spec).passes) == 2

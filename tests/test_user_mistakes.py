@@ -147,6 +147,17 @@ def test_use_before_def_across_cfg_blocks(tmp_path: Path):
             "unknown pass 'fuse-gpu-alloc' (did you mean 'fuse-gpu-allocs'?)",
         ),
         (("-p", "fuse-gpu-allocs{"), "Expected argument name here"),
+        (
+            ("-p", "fuse-gpu-allocs{chip=sm_90 chip=sm_80}"),
+            "option 'chip' of pass 'fuse-gpu-allocs' is given twice",
+        ),
+        (
+            ("-p", "flatten-aliases,fuse-gpu-allocs{max-shared-bytes=1 max_shared_bytes=2}"),
+            "option 'max-shared-bytes' of pass 'fuse-gpu-allocs' is given twice",
+        ),
+        (("-t", "ptx{chip=sm_80 chip=sm_90}"), "option 'chip' of target 'ptx' is given twice"),
+        (("-t", "ptx{chip"), "-t 'ptx{chip': Error parsing pass pipeline specification"),
+        (("-f", "mlir{"), "-f 'mlir{': Error parsing pass pipeline specification"),
         (("-t", "nope"), "argument -t/--target: invalid choice: 'nope'"),
         (("--no-such-flag",), "unrecognized arguments: --no-such-flag"),
     ],

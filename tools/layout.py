@@ -29,9 +29,10 @@ from typing import Any
 from gpu_alloc.dialect import FuncSlice
 from gpu_alloc.errors import GpuAllocPassError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.tools.diagnostics import SourceMap, format_op_error
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
-from gpu_alloc.tools.sim_loading import load_module, make_context
+from gpu_alloc.tools.sim_loading import load_located_module, make_context
 from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
@@ -135,9 +136,9 @@ def _parser() -> argparse.ArgumentParser:
     return one_line_usage_errors(parser)
 
 
-def run(options: argparse.Namespace) -> None:
+def run(options: argparse.Namespace, module: ModuleOp) -> None:
+    """Writes the picture of `module` (the input, parsed)."""
     profile = read_profile(options.profile_json) if options.profile_json else None
-    module = load_module(options.input)
     layouts = fused_layouts(module, options.alignment, options.max_shared_bytes)
     if profile is not None:
         layouts = with_profile(layouts, profile)
@@ -151,13 +152,26 @@ def main(args: Sequence[str] | None = None) -> None:
 
 def _main(args: Sequence[str] | None) -> None:
     options = _parser().parse_args(args)
+    source_map: SourceMap | None = None
     try:
-        run(options)
+        module, source_map = load_located_module(options.input)
+        run(options, module)
     except (LayoutError, SimulationError, GpuAllocPassError) as error:
-        message = str(error).strip().splitlines()[0]
-        prefix = "" if "error:" in message else "gpu-alloc-layout: error: "
-        print(prefix + message, file=sys.stderr)
+        print(_error_line(error, source_map), file=sys.stderr)
         sys.exit(1)
+
+
+def _error_line(
+    error: LayoutError | SimulationError | GpuAllocPassError, source_map: SourceMap | None
+) -> str:
+    """A pass's error at its op's `file:line:col`, else `gpu-alloc-layout: error:`."""
+    message = str(error).strip().splitlines()[0]
+    if "error:" in message:  # already located (a parse or verify error)
+        return message
+    op = getattr(error, "op", None)
+    if op is not None and source_map is not None:
+        return format_op_error(source_map, op, message)
+    return f"gpu-alloc-layout: error: {message}"
 
 
 if __name__ == "__main__":

@@ -39,7 +39,12 @@ from gpu_alloc.tools.diagnostics import (
 )
 from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
 from gpu_alloc.tools.mlir_bridge import add_bridge_argument, read_module
-from gpu_alloc.tools.pass_options import pass_options, pipeline_problem
+from gpu_alloc.tools.pass_options import (
+    pass_options,
+    pipeline_problem,
+    spec_error,
+    unparsable_spec,
+)
 from gpu_alloc.tools.verification import first_invalid_op
 from gpu_alloc.universe import ALL_PASSES, register_dialects
 from gpu_alloc.version import version_line
@@ -96,7 +101,11 @@ class GpuAllocOptMain(xDSLOptMain):
     """`--version`: this package's version and xDSL's (xDSL's VersionAction formats it)."""
 
     def __init__(self, args: Sequence[str] | None = None):
-        super().__init__(description="gpu_alloc modular optimizer driver", args=args)
+        try:
+            super().__init__(description="gpu_alloc modular optimizer driver", args=args)
+        except ArgSpecParseError as error:  # xDSL parses -t and -f before the pipeline
+            flag, kind = unparsable_spec(self.args.target, self.args.frontend)
+            raise UserError(f"gpu-alloc-opt: error: {flag}: {spec_error(error, kind)}") from None
         self._check_target()
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
@@ -126,7 +135,7 @@ class GpuAllocOptMain(xDSLOptMain):
         except (ValueError, TypeError, ParseError, DiagnosticException) as error:
             raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {error}") from None
         except ArgSpecParseError as error:
-            message = " ".join(str(error).split())
+            message = spec_error(error, "pass")
             raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {message}") from None
 
     def _check_target(self) -> None:
@@ -139,7 +148,7 @@ class GpuAllocOptMain(xDSLOptMain):
         except (ValueError, TypeError, ParseError, DiagnosticException) as error:
             raise UserError(f"gpu-alloc-opt: error: -t '{self.args.target}': {error}") from None
         except ArgSpecParseError as error:
-            message = " ".join(str(error).split())
+            message = spec_error(error, "target")
             raise UserError(f"gpu-alloc-opt: error: -t '{self.args.target}': {message}") from None
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:

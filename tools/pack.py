@@ -46,10 +46,12 @@ from gpu_alloc.transforms.packing import (
     DEFAULT_BUDGET,
     DEFAULT_FLAT_BUDGET,
     DEFAULT_GREEDY_BUDGET,
+    MAX_TOTAL_BYTES,
     Meter,
     Packing,
     PackingError,
     PackItem,
+    check_total,
     pack,
     validate,
 )
@@ -60,10 +62,6 @@ REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 
 class InputError(Exception):
     """A problem with the input file, already worded for the user."""
-
-
-MAX_TOTAL_BYTES = 2**62
-"""Sizes, alignments and lifetimes above this would overflow the packer's 64-bit sums."""
 
 
 def read_instance(path: Path) -> tuple[list[str], list[dict[str, str]], list[PackItem]]:
@@ -84,9 +82,10 @@ def parse_instance(path: Path, text: str) -> tuple[list[str], list[dict[str, str
     except csv.Error as error:
         raise InputError(f"{path}: not a CSV file: {error}") from None
     items = [_item(path, line, row) for line, row in enumerate(rows, start=2)]
-    total = sum(item.size + item.alignment for item in items)
-    if total > MAX_TOTAL_BYTES:
-        raise InputError(f"{path}: the buffers' sizes add up to {total}, more than 2^62 bytes")
+    try:
+        check_total(items)
+    except PackingError as error:
+        raise InputError(f"{path}: {error}") from None
     return header, rows, items
 
 

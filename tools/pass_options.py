@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gpu_alloc.xdsl_fixes import RepeatedPassOption
 from xdsl.passes import ModulePass
 from xdsl.utils import arg_spec
 from xdsl.utils.exceptions import ArgSpecParseError
@@ -79,6 +80,8 @@ def pipeline_problem(
     Syntax errors are left to xDSL's parser, which points at the character."""
     try:
         specs = list(arg_spec.parse_pipeline(pipeline))
+    except RepeatedPassOption as error:
+        return spec_error(error, "pass")
     except ArgSpecParseError:
         return None
     for spec in specs:
@@ -108,6 +111,24 @@ def pipeline_problem(
                     f"got {repr(given) if value else 'no value'}"
                 )
     return None
+
+
+def spec_error(error: ArgSpecParseError, kind: str) -> str:
+    """A `-p`/`-t`/`-f` spec xDSL could not parse, in one line (`kind`: "pass", "target"
+    or "frontend", for an option given twice)."""
+    if isinstance(error, RepeatedPassOption):
+        return f"option '{error.option}' of {kind} '{error.pass_name}' is given twice"
+    return " ".join(str(error).split())
+
+
+def unparsable_spec(target: str, frontend: str | None) -> tuple[str, str]:
+    """Which of a driver's `-t` and `-f` specs xDSL's parser refuses: its flag and
+    `spec_error`'s kind, for a driver that stopped while parsing them."""
+    try:
+        arg_spec.parse_spec(target)
+    except ArgSpecParseError:
+        return f"-t '{target}'", "target"
+    return f"-f '{frontend}'", "frontend"
 
 
 def _field_docs(pass_class: type) -> dict[str, str]:

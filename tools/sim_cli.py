@@ -70,7 +70,11 @@ def _parser() -> argparse.ArgumentParser:
         description="Simulate a gpu.module kernel over a grid and check it for data races.",
     )
     parser.add_argument("input", help="MLIR file containing a gpu.module (-: standard input)")
-    parser.add_argument("--kernel", help="kernel (gpu.func) to run; default: the only one")
+    parser.add_argument(
+        "--kernel",
+        help="kernel (gpu.func) to run, MODULE::KERNEL when two gpu.modules have one of "
+        "its name; default: the only one",
+    )
     parser.add_argument("--grid", type=_sizes, required=True, help="blocks: X[,Y,Z]")
     parser.add_argument("--block", type=_sizes, required=True, help="threads per block: X[,Y,Z]")
     parser.add_argument(

@@ -20,7 +20,7 @@ from typing import IO
 from gpu_alloc.errors import TRACEBACK_VARIABLE, GpuAllocPassError
 from gpu_alloc.source_lines import RecordedSpans, remember
 from gpu_alloc.tools.diagnostics import SourceMap, format_op_error, format_span
-from gpu_alloc.tools.pass_options import pipeline_problem
+from gpu_alloc.tools.pass_options import pipeline_problem, spec_error, unparsable_spec
 from gpu_alloc.tools.verification import first_invalid_op
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -93,8 +93,15 @@ def report(error: BaseException, traceback: TracebackType | None) -> bool:
     if in_pipeline and isinstance(error, ValueError | ArgSpecParseError):
         passes = driver.args.passes
         problem = pipeline_problem(passes, driver.available_passes)
-        message = problem or " ".join(str(error).split())
+        message = problem or (
+            spec_error(error, "pass")
+            if isinstance(error, ArgSpecParseError)
+            else " ".join(str(error).split())
+        )
         print(f"xdsl-opt: error: -p '{passes}': {message}", file=sys.stderr)
+    elif isinstance(error, ArgSpecParseError):  # -t or -f, parsed before the pipeline
+        flag, kind = unparsable_spec(driver.args.target, driver.args.frontend)
+        print(f"xdsl-opt: error: {flag}: {spec_error(error, kind)}", file=sys.stderr)
     elif isinstance(error, GpuAllocPassError):
         print(_located(error.op, error.message, name, offset), file=sys.stderr)
     elif isinstance(error, ParseError):

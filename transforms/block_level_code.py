@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.memory import is_workgroup_type
-from gpu_alloc.transforms.kernel_ir import Kernel, is_kernel, walk_ops
+from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
+from gpu_alloc.transforms.kernel_ir import Kernel, walk_ops
 from xdsl.dialects import func, gpu, memref
 from xdsl.ir import Operation
 

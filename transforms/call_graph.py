@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.transforms.block_level_code import enclosing_code
 from gpu_alloc.transforms.kernel_ir import (
     Kernel,
     ThreadDependence,
     enclosing_ops,
-    is_kernel,
     is_thread_dependent_control,
     kernel_name,
     walk_ops,

@@ -56,6 +56,7 @@ from gpu_alloc.dialect import (
 from gpu_alloc.dialect.memory import spelling_for
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import byte_size_ops
+from gpu_alloc.names import unique_name
 from gpu_alloc.provenance import derive
 from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.block_sizes import size_slices
@@ -208,11 +209,8 @@ def fuse_module(
         if isinstance(o, AllocOp | AliasOp)
     }
 
-    def unique_name(prefix: str) -> str:
-        name, n = prefix, 0
-        while name in used_names:
-            n += 1
-            name = f"{prefix}_{n}"
+    def fresh_name(prefix: str) -> str:
+        name = unique_name(prefix, used_names)
         used_names.add(name)
         return name
 
@@ -229,7 +227,7 @@ def fuse_module(
         check_shared_limit(
             plan, fuse_options.max_shared_bytes, callees, fuse_options.static_shared_limit
         )
-    named = [name_plan(plan, unique_name) for plan in plans.values()]
+    named = [name_plan(plan, fresh_name) for plan in plans.values()]
     for plan in named:
         _rewrite_kernel(plan)
     return [plan.report for plan in named]

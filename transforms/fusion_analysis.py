@@ -33,6 +33,7 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.loop_allocs import CarriedAllocation, open_loop
+from gpu_alloc.transforms.packing import PackingError
 from gpu_alloc.transforms.trip_bounds import is_non_decreasing
 from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import MemRefType
@@ -267,11 +268,20 @@ def _plan_private(kernel: Kernel, alloc: AllocOp) -> PrivateAlloc:
 
 
 def _plan_space(space: MemorySpace, funcs: list[Func], options: FuseOptions) -> SpaceLayout:
-    plan = plan_space(
-        [Slot(f.lifetime, f.static_bytes, f.alignment) for f in funcs],
-        time_limit=options.time_limit,
-        budget=options.budget,
-    )
+    try:
+        plan = plan_space(
+            [Slot(f.lifetime, f.static_bytes, f.alignment) for f in funcs],
+            time_limit=options.time_limit,
+            budget=options.budget,
+        )
+    except PackingError as error:  # sizes no backing can hold (the packer's 2^62)
+        largest = max(funcs, key=lambda f: f.static_bytes or 0)
+        raise GpuAllocPassError(
+            f"the {'heap' if space == MemorySpace.GLOBAL else 'shared'} allocations of this "
+            f"kernel cannot be laid out in one backing: {error}; largest: '{largest.name}' "
+            f"({largest.static_bytes} B)",
+            largest.ops[0],
+        ) from None
     keep_as_is = len(funcs) == 1 and len(funcs[0].ops) == 1
     return SpaceLayout(space, funcs, plan, None if keep_as_is else "")
 

@@ -40,6 +40,7 @@ from gpu_alloc.dialect.memory import (
     is_workgroup_type,
 )
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
+from gpu_alloc.names import unique_name
 from gpu_alloc.provenance import derive
 from gpu_alloc.remarks import Remark, emit_remark
 from gpu_alloc.transforms.gpu_buffers import (
@@ -135,10 +136,7 @@ class _RegionImporter:
             while f"{prefix}{self.counters[space]}" in self.names:
                 self.counters[space] += 1
             hint = f"{prefix}{self.counters[space]}"
-        name, n = hint, 0
-        while name in self.names:
-            n += 1
-            name = f"{hint}_{n}"
+        name = unique_name(hint, self.names)
         self.names.add(name)
         return name
 

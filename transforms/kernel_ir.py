@@ -1,11 +1,12 @@
 """Queries about GPU kernels in the IR contract's form, shared by the passes.
 
 A kernel is a `gpu.func` with the `kernel` unit property (xDSL's spelling) or the
-`gpu.kernel` unit attribute (MLIR's). Its body runs once per thread; code outside
-thread-dependent control flow is "block level". A `gpu.launch` body is block-level
-code too: its entry block's arguments are MLIR's (`LAUNCH_THREAD_IDS` are the thread
-ids, the others block ids and grid/block sizes, uniform in a block), and values it
-uses from above the launch are the same for every thread.
+`gpu.kernel` unit attribute (MLIR's): `dialect.mlir_gpu_kernels.is_kernel`. Its body
+runs once per thread; code outside thread-dependent control flow is "block level". A
+`gpu.launch` body is block-level code too: its entry block's arguments are MLIR's
+(`LAUNCH_THREAD_IDS` are the thread ids, the others block ids and grid/block sizes,
+uniform in a block), and values it uses from above the launch are the same for every
+thread.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections.abc import Iterator, Sequence
 
 from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
 from xdsl.dialects import func, gpu, scf
-from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
@@ -42,12 +42,6 @@ LAUNCH_THREAD_IDS = range(3, 6)
 """The thread ids x, y, z among a `gpu.launch` body's entry arguments (MLIR's order:
 block ids 0-2, thread ids 3-5, grid sizes 6-8, block sizes 9-11, then cluster ids and
 sizes when the launch has clusters, then the workgroup and private attributions)."""
-
-
-def is_kernel(op: Operation) -> bool:
-    return isinstance(op, gpu.FuncOp) and (
-        op.kernel is not None or isinstance(op.attributes.get("gpu.kernel"), UnitAttr)
-    )
 
 
 def kernel_name(kernel: Operation) -> str:

@@ -56,10 +56,12 @@ from gpu_alloc.transforms.packing.api import (
 from gpu_alloc.transforms.packing.budget import Meter
 from gpu_alloc.transforms.packing.greedy import best_fit
 from gpu_alloc.transforms.packing.items import (
+    MAX_TOTAL_BYTES,
     Packing,
     PackingError,
     PackItem,
     Refutation,
+    check_total,
     lower_bound,
     validate,
 )
@@ -70,6 +72,7 @@ __all__ = [
     "DEFAULT_FLAT_BUDGET",
     "DEFAULT_GREEDY_BUDGET",
     "DEFAULT_TIME_LIMIT",
+    "MAX_TOTAL_BYTES",
     "SEARCH_MAX_ITEMS",
     "Meter",
     "Packing",
@@ -77,6 +80,7 @@ __all__ = [
     "PackItem",
     "Refutation",
     "best_fit",
+    "check_total",
     "confirm",
     "lower_bound",
     "pack",

@@ -21,6 +21,7 @@ from gpu_alloc.transforms.packing.items import (
     PackingError,
     PackItem,
     Refutation,
+    check_total,
     lower_bound,
     validate,
 )
@@ -81,7 +82,10 @@ def pack(
     one, proved there is none, or ran out of work first. Whatever stops it, the best packing
     found so far is returned. `meter` (optional) counts the work: give it a `listener` to follow
     the search, and call its `interrupt` to stop it early.
+    Raises `PackingError` when the items add up to more than `MAX_TOTAL_BYTES` or pinned
+    items overlap.
     """
+    check_total(items)
     _check_pins(items)
     if budget is None:
         units = DEFAULT_BUDGET if time_limit is None else math.inf

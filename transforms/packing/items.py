@@ -22,6 +22,23 @@ class PackingError(ValueError):
         self.indices = indices
 
 
+MAX_TOTAL_BYTES = 2**62
+"""The most the sizes and alignments of one input may add up to: the packer works in 64-bit
+integers, and no offset or peak it computes exceeds that sum."""
+
+
+def total_bytes(items: Sequence[PackItem]) -> int:
+    """What `items`' sizes and alignments add up to (checked against `MAX_TOTAL_BYTES`)."""
+    return sum(item.size + item.alignment for item in items)
+
+
+def check_total(items: Sequence[PackItem]) -> None:
+    """Raise `PackingError` when `items` add up to more than `MAX_TOTAL_BYTES`."""
+    total = total_bytes(items)
+    if total > MAX_TOTAL_BYTES:
+        raise PackingError(f"the buffers' sizes add up to {total}, more than 2^62 bytes")
+
+
 @dataclass(frozen=True)
 class PackItem:
     """One buffer: live during the half-open time interval [start, end), `size` bytes, at an

@@ -102,7 +102,7 @@ class Improver:
     def start(self) -> None:
         """The first question and, on kernel-sized components, the ladder."""
         small = len(self.component) <= DESCENT_MIN_ITEMS
-        first = max(self.low, -(-self.floor // self.quantum))
+        first = max(self.low, self.floor // self.quantum)  # within the floor: in quanta, down
         if self.searching() and first <= self.high:  # kernel-sized inputs usually end here
             share = self.allowance.share(1 / 2 if small else FIRST_SHARE)
             self.ask(first, share, rounds=None if small else FIRST_ROUNDS)
@@ -163,7 +163,7 @@ class Improver:
 
     def goal(self) -> int:
         """The lowest capacity worth asking about: the bound, or `enough` when that is higher."""
-        return max(self.low, -(-self.enough // self.quantum))
+        return max(self.low, self.enough // self.quantum)
 
     def rungs(self) -> list[int]:
         """The descent's capacities, highest first (`RUNGS`)."""
