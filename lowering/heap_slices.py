@@ -43,6 +43,10 @@ class HeapArgument:
     """Each allocation's byte offset in the block's slice, in the order given."""
 
 
+MAX_INDEX = 2**63 - 1
+"""The most bytes an `index` (the heap argument's offsets and sizes) holds."""
+
+
 def round_up(value: int, alignment: int) -> int:
     return (value + alignment - 1) // alignment * alignment
 
@@ -91,8 +95,8 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
             "fuse-gpu-allocs first, so that one backing holds all heap memory",
             dynamic[0],
         )
-    argument = _add_heap_argument(func)
     if dynamic:
+        argument = _add_heap_argument(func)
         alloc = dynamic[0]
         memref_type = alloc.memref.type
         assert isinstance(memref_type, MemRefType)
@@ -104,7 +108,7 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         _replace_by_slices(builder, [alloc], [0], argument, stride)
         return HeapArgument(argument, f"heap {names}", stride, (0,))
     offsets: list[int] = []
-    end, alignment = 0, HEAP_SLICE_ALIGNMENT
+    end, alignment, largest = 0, HEAP_SLICE_ALIGNMENT, (0, allocs[0])
     for alloc in allocs:
         memref_type = alloc.memref.type
         assert isinstance(memref_type, MemRefType)
@@ -114,7 +118,15 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         alignment = max(alignment, slot_alignment)
         offsets.append(round_up(end, slot_alignment))
         end = offsets[-1] + size
+        largest = max(largest, (size, alloc), key=lambda pair: pair[0])
     stride = round_up(end, alignment)
+    if stride > MAX_INDEX:
+        raise GpuAllocPassError(
+            f"the heap memory of kernel '{func.sym_name.data}' ({names}) takes {stride} bytes "
+            "per block once its slices are aligned: more than 2^63 - 1, what an index holds",
+            largest[1],
+        )
+    argument = _add_heap_argument(func)
     builder = Builder(InsertPoint.at_start(func.body.blocks[0]))
     stride_value = builder.insert(arith.ConstantOp.from_int_and_width(stride, IndexType()))
     _replace_by_slices(builder, allocs, offsets, argument, stride_value.result)

@@ -52,3 +52,30 @@ def test_fuse_refuses_allocations_that_add_up_past_the_packer(tmp_path: Path, sp
             f"the {word} allocations of this kernel cannot be laid out in one backing: the "
             f"buffers' sizes add up to {2 * (QUARTER + ALIGNMENT)}, more than 2^62 bytes; largest: 'h'",
         )
+
+
+def test_lower_refuses_heap_slices_past_what_an_index_holds(tmp_path: Path):
+    """`lower-gpu-allocs` alone on one heap allocation of 2^63 - 1 bytes: the block's slice is
+    rounded up to 16 bytes, 2^63, one past what an index holds. It wrote
+    `heap_bytes_per_block = -9223372036854775808` and a constant mlir-opt-22 refuses; now it
+    is one located error and the module is left as it was. 2^63 - 16 bytes still lowers."""
+    path = tmp_path / "k.mlir"
+    largest = 2**63 - 1
+    path.write_text(
+        TWO_QUARTERS.replace(
+            f'%g = "gpu_alloc.alloc"() <{{name = "g"}}> : () -> memref<{QUARTER}xi8, SPACE>\n', ""
+        )
+        .replace(f"memref.store %one, %g[%c0] : memref<{QUARTER}xi8, SPACE>\n", "")
+        .replace(str(QUARTER), str(largest))
+        .replace("SPACE", "1 : i32")
+    )
+    outcome = run_tool("opt", [str(path), "-p", "lower-gpu-allocs"])
+    assert_one_located_error(
+        outcome,
+        f"{path}:5:5: error: ",
+        f"the heap memory of kernel 'k' ('h') takes {2**63} bytes per block once its slices "
+        "are aligned: more than 2^63 - 1, what an index holds",
+    )
+    path.write_text(path.read_text().replace(str(largest), str(2**63 - 16)))
+    outcome = run_tool("opt", [str(path), "-p", "lower-gpu-allocs"])
+    assert outcome.code == 0 and f"gpu_alloc.heap_bytes_per_block = {2**63 - 16}" in outcome.out
