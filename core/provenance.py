@@ -12,6 +12,7 @@ from typing import TypeVar
 from weakref import WeakKeyDictionary
 
 from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -35,3 +36,22 @@ def cloned(op: OpT) -> OpT:
     for new, old in zip(copy.walk(), op.walk(), strict=True):
         derive(new, old)
     return copy
+
+
+class DerivingPattern(RewritePattern):
+    """`pattern`, with every op it inserts derived from the op it matched: a pattern that
+    rebuilds an op (xDSL's `TypeConversionPattern` makes a new op of the new types) keeps
+    the user's location for what a later step finds wrong with the new one."""
+
+    def __init__(self, pattern: RewritePattern):
+        self.pattern = pattern
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        def derive_inserted(new: Operation) -> None:
+            derive(new, op)
+
+        rewriter.operation_insertion_handler.append(derive_inserted)
+        try:
+            self.pattern.match_and_rewrite(op, rewriter)
+        finally:
+            rewriter.operation_insertion_handler.remove(derive_inserted)

@@ -28,7 +28,7 @@ from gpu_alloc.dialect.memory import (
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.lowering.alloc_patterns import unique_symbol
 from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
-from gpu_alloc.provenance import derive
+from gpu_alloc.provenance import DerivingPattern
 from gpu_alloc.targets import AddressSpaces
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, NoneAttr, StringAttr, UnitAttr, i32
@@ -70,18 +70,15 @@ class _KeepingDynamicSharedMemory(RewritePattern):
         self.conversion = conversion
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if is_dynamic_shared_memory(op):
-            return
-        block, previous = op.parent_block(), op.prev_op
-        self.conversion.match_and_rewrite(op, rewriter)
-        if op.parent is None and block is not None:  # replaced by an op of the new types
-            new = previous.next_op if previous is not None else block.first_op
-            if new is not None:
-                derive(new, op)  # a later diagnostic on it points at the user's op
+        if not is_dynamic_shared_memory(op):
+            self.conversion.match_and_rewrite(op, rewriter)
 
 
 def _rewrite(op: Operation, pattern: _SpaceConversion) -> None:
-    walker = PatternRewriteWalker(_KeepingDynamicSharedMemory(pattern), apply_recursively=False)
+    # Deriving: an op rebuilt with the new types keeps the user's location for diagnostics.
+    walker = PatternRewriteWalker(
+        DerivingPattern(_KeepingDynamicSharedMemory(pattern)), apply_recursively=False
+    )
     for region in op.regions:
         walker.rewrite_region(region)
 
