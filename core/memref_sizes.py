@@ -19,6 +19,10 @@ INDEX_BYTES = 8
 """`index` is 64 bits wide on every target this package emits (64-bit NVPTX, AMDGPU and
 SPIR-V: their LLVM triples are `nvptx64`, `amdgcn`, `spirv64`)."""
 
+MAX_INDEX = 2**63 - 1
+"""The largest value an `index` holds: no dimension, element count, byte size or byte
+offset may pass it."""
+
 
 def element_bytes(element_type: Attribute) -> int | None:
     """The storage size of one element, or None for a type this project cannot size."""

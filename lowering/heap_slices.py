@@ -20,7 +20,7 @@ from gpu_alloc.dialect import HEAP_ARGUMENT_TYPE, AllocOp
 from gpu_alloc.dialect.memory import view_ops
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.launch_values import LaunchValueBuilder
-from gpu_alloc.memref_sizes import byte_size_ops, static_byte_size, static_factor
+from gpu_alloc.memref_sizes import MAX_INDEX, byte_size_ops, static_byte_size, static_factor
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import FunctionType, IndexType, MemRefType
@@ -41,10 +41,6 @@ class HeapArgument:
     """Bytes per block: a constant, or a block-uniform kernel value."""
     offsets: tuple[int, ...]
     """Each allocation's byte offset in the block's slice, in the order given."""
-
-
-MAX_INDEX = 2**63 - 1
-"""The most bytes an `index` (the heap argument's offsets and sizes) holds."""
 
 
 def round_up(value: int, alignment: int) -> int:

@@ -17,10 +17,9 @@ The walk is iterative, so deeply nested IR is no problem for this part.
 
 from __future__ import annotations
 
+from gpu_alloc.memref_sizes import MAX_INDEX
 from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
-
-MAX_INDEX = 2**63 - 1
 
 
 def first_invalid_op(module: Operation) -> tuple[Operation, str] | None:
