@@ -25,30 +25,24 @@ from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.source_lines import source_line
 from gpu_alloc.transforms.block_level_code import block_level_code, enclosing_code, owned_by
 from gpu_alloc.transforms.block_sizes import bounded_byte_size
+from gpu_alloc.transforms.iv_conditions import constant_int
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.memref_uses import memref_accesses
 from xdsl.dialects import arith, gpu, memref
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
-
-
-def _constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def static_offset(offset: SSAValue, space: int) -> int | None:
     """The byte offset an `offset_pointer` adds, when it is a constant. A heap Func's
     offset is `block base + constant`: the constant is its offset in the block's slice."""
-    constant = _constant(offset)
+    constant = constant_int(offset)
     if constant is not None:
         return constant
     owner = offset.owner
     if space == MemorySpace.GLOBAL and isinstance(owner, arith.AddiOp):
-        parts = [_constant(owner.lhs), _constant(owner.rhs)]
+        parts = [constant_int(owner.lhs), constant_int(owner.rhs)]
         known = [p for p in parts if p is not None]
         if len(known) == 1:
             return known[0]
