@@ -75,6 +75,10 @@ def _lowered(module: ModuleOp, device: Device) -> ModuleOp:
     return lowered
 
 
+def _gpu_modules(module: ModuleOp) -> list[gpu.ModuleOp]:
+    return [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
+
+
 def check_symbol_names(module: ModuleOp, device: Device) -> None:
     """Refuse a kernel, function or global inside a `gpu.module` whose name the
     target's assembler cannot spell, at the op that declares it."""
@@ -97,8 +101,7 @@ def check_math_library(module: ModuleOp, device: Device) -> None:
     from gpu_alloc.lowering.llvm_arith import LIBRARY_MATH
 
     needs_library = {f"math.{name}" for name in (*LIBRARY_MATH, "fpowi")}
-    gpu_modules = [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
-    for op in (op for gpu_module in gpu_modules for op in gpu_module.walk()):
+    for op in (op for gpu_module in _gpu_modules(module) for op in gpu_module.walk()):
         if op.name not in needs_library:
             continue
         try:
@@ -134,10 +137,6 @@ def prepared(
     lowered = _lowered(module, device)
     check_static_shared(lowered, device, module)
     return lowered, device
-
-
-def _gpu_modules(module: ModuleOp) -> list[gpu.ModuleOp]:
-    return [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]
 
 
 def emit_modules(
