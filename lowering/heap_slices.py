@@ -104,7 +104,8 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         _replace_by_slices(builder, [alloc], [0], argument, stride)
         return HeapArgument(argument, f"heap {names}", stride, (0,))
     offsets: list[int] = []
-    end, alignment, largest = 0, HEAP_SLICE_ALIGNMENT, (0, allocs[0])
+    sizes: list[int] = []
+    end, alignment = 0, HEAP_SLICE_ALIGNMENT
     for alloc in allocs:
         memref_type = alloc.memref.type
         assert isinstance(memref_type, MemRefType)
@@ -114,13 +115,14 @@ def lower_heap(func: gpu.FuncOp, allocs: Sequence[AllocOp]) -> HeapArgument:
         alignment = max(alignment, slot_alignment)
         offsets.append(round_up(end, slot_alignment))
         end = offsets[-1] + size
-        largest = max(largest, (size, alloc), key=lambda pair: pair[0])
+        sizes.append(size)
     stride = round_up(end, alignment)
     if stride > MAX_INDEX:
+        largest = allocs[sizes.index(max(sizes))]
         raise GpuAllocPassError(
             f"the heap memory of kernel '{func.sym_name.data}' ({names}) takes {stride} bytes "
             "per block once its slices are aligned: more than 2^63 - 1, what an index holds",
-            largest[1],
+            largest,
         )
     argument = _add_heap_argument(func)
     builder = Builder(InsertPoint.at_start(func.body.blocks[0]))
