@@ -85,9 +85,12 @@ MLIR_SYNTAX_DIALECTS: dict[str, Callable[[], Dialect]] = {
 
 def register_dialects(ctx: Context) -> None:
     """Registers every dialect xDSL and its plugins know, with MLIR's `gpu` and `memref`
-    syntax (`MLIR_SYNTAX_DIALECTS`) in place of xDSL's."""
+    syntax (`MLIR_SYNTAX_DIALECTS`) in place of xDSL's. A dialect `ctx` already holds (a
+    caller's own, or one an earlier call registered) is kept as it is."""
+    held = set(ctx.registered_dialect_names)
     for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, MLIR_SYNTAX_DIALECTS.get(name, factory))
+        if name not in held:
+            ctx.register_dialect(name, MLIR_SYNTAX_DIALECTS.get(name, factory))
 
 
 def _import() -> type[ModulePass]:

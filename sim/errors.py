@@ -2,7 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from xdsl.ir import Operation
+
+_COMMAND_LINE: ContextVar[bool] = ContextVar("gpu_alloc_sim_command_line", default=False)
+
+
+def option(parameter: str, flag: str) -> str:
+    """How a message names one of `simulate`'s inputs: the API parameter (`scalars=`) for a
+    Python caller, the `gpu-alloc-sim` flag (`--scalars`) inside `command_line_spelling`."""
+    return flag if _COMMAND_LINE.get() else f"{parameter}="
+
+
+@contextmanager
+def command_line_spelling() -> Iterator[None]:
+    """Within it, errors name `gpu-alloc-sim`'s flags instead of `simulate`'s parameters."""
+    token = _COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        _COMMAND_LINE.reset(token)
 
 
 class SimulationError(Exception):

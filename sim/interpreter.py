@@ -26,7 +26,7 @@ from gpu_alloc.sim.control_flow import (
     uniform_bool,
     uniform_int,
 )
-from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError
+from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError, option
 from gpu_alloc.sim.lanes import shuffle
 from gpu_alloc.sim.memory_ops import MemoryOps
 from gpu_alloc.sim.state import BlockState, LaunchState
@@ -125,7 +125,8 @@ class BlockInterpreter:
         launch.thread_steps += steps + active
         if launch.max_thread_steps is not None and launch.thread_steps > launch.max_thread_steps:
             raise SimulationError(
-                f"stopped after {launch.max_thread_steps} thread-steps (--max-steps)"
+                f"stopped after {launch.max_thread_steps} thread-steps "
+                f"({option('max_thread_steps', '--max-steps')})"
             )
         return terminator
 
@@ -278,7 +279,7 @@ class BlockInterpreter:
         if self.launch.lanes is None:
             raise SimulationError(
                 f"'{op.name}' needs the sub-group size, which the device leaves open: "
-                "name a chip with --chip",
+                f"name a chip with {option('chip', '--chip')}",
                 op,
             )
         return self.launch.lanes

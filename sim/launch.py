@@ -25,7 +25,7 @@ from gpu_alloc.dialect import (
 from gpu_alloc.dialect.memory import function_arguments, space_of
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit, simulated_device
-from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.sim.errors import SimulationError, option
 from gpu_alloc.sim.interpreter import BlockInterpreter
 from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtype
 from gpu_alloc.sim.profile import Profile, new_profile
@@ -100,7 +100,9 @@ def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
         )
     if name is None:
         if len(kernels) != 1:
-            raise SimulationError(f"pick a kernel with --kernel (kernels: {known})")
+            raise SimulationError(
+                f"pick a kernel with {option('kernel', '--kernel')} (kernels: {known})"
+            )
         return kernels[0]
     named = [k for k in kernels if name in (k.sym_name.data, _qualified(k))]
     if not named:
@@ -203,7 +205,9 @@ def _launch_state(
 
 def _dims(sizes: Sequence[int], what: str) -> tuple[int, int, int]:
     if not 1 <= len(sizes) <= 3 or any(s < 1 for s in sizes):
-        raise SimulationError(f"--{what} needs one to three positive sizes, got {list(sizes)}")
+        raise SimulationError(
+            f"{option(what, '--' + what)} needs one to three positive sizes, got {list(sizes)}"
+        )
     padded = [*sizes, 1, 1][:3]
     return (padded[0], padded[1], padded[2])
 
@@ -239,12 +243,15 @@ def _make_arguments(
         else:
             if not scalar_queue:
                 raise SimulationError(
-                    f"kernel argument %{name} : {arg_type} needs a value: pass it with --scalars"
+                    f"kernel argument %{name} : {arg_type} needs a value: pass it with "
+                    f"{option('scalars', '--scalars')}"
                 )
             _check_scalar_argument(func, name, arg_type)
             values.append(_scalar(scalar_queue.pop(0), arg_type, name))
     if scalar_queue:
-        raise SimulationError(f"{len(scalar_queue)} more --scalars than scalar kernel arguments")
+        raise SimulationError(
+            f"{len(scalar_queue)} more {option('scalars', '--scalars')} than scalar kernel arguments"
+        )
     return values, results
 
 
@@ -330,7 +337,7 @@ def _random_memref(
         if dynamic_extent is None:
             raise SimulationError(
                 f"kernel argument %{name} : {memref_type} has a dynamic shape; "
-                "give its dimensions a size with --dynamic-extent"
+                f"give its dimensions a size with {option('dynamic_extent', '--dynamic-extent')}"
             )
         shape = tuple(dynamic_extent if d == DYNAMIC_INDEX else d for d in shape)
     dtype = numpy_dtype(memref_type.element_type)

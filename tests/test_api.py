@@ -211,6 +211,36 @@ def test_simulate_takes_the_callers_arrays_and_checks_them():
         ga.simulate(module, grid=[8, 8], block=[16, 16], arrays=[data, data, data])
 
 
+def test_simulate_names_its_own_parameters_not_the_tools_flags():
+    """Issue 30: `simulate` told a Python caller to "pass it with --scalars"."""
+    text = (Path(__file__).parent / "sim_kernels" / "dynamic_private.mlir").read_text()
+    module = ga.parse(text)
+    with pytest.raises(ga.SimulationError) as error:
+        ga.simulate(module, grid=[3], block=[32])
+    assert str(error.value).endswith("needs a value: pass it with scalars=")
+    with pytest.raises(ga.SimulationError, match=r"^2 more scalars= than scalar kernel"):
+        ga.simulate(module, grid=[3], block=[32], scalars=[4, 5, 6])
+    with pytest.raises(ga.SimulationError, match=r"^grid= needs one to three positive sizes"):
+        ga.simulate(module, grid=[0], block=[32], scalars=[4])
+
+
+def test_parse_takes_a_context_that_already_holds_dialects():
+    """Issue 30: `parse(text, ctx)` raised AlreadyRegisteredConstructException for the
+    caller's own Context with `arith` loaded, and for one `register()` had filled."""
+    from xdsl.context import Context
+    from xdsl.dialects.arith import Arith
+
+    own = Context()
+    own.load_dialect(Arith)
+    text = "func.func @f() -> i32 {\n  %0 = arith.constant 1 : i32\n  func.return %0 : i32\n}"
+    assert "arith.constant 1 : i32" in str(ga.parse(text, own))
+    registered = ga.register()
+    assert "arith.constant" in str(ga.parse(text, registered))
+    assert "arith.constant" in str(ga.parse(text, registered))  # twice with the same one
+    kernel = (Path(__file__).parent / "sim_kernels" / "dynamic_private.mlir").read_text()
+    assert "gpu.module" in str(ga.parse(kernel, own))  # MLIR's gpu syntax is still added
+
+
 def test_ptx_and_the_assembler_are_exported():
     module = _example("stencil_chain.mlir")
     ptx = ga.emit_ptx(module, chip="sm_80")

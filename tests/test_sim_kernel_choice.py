@@ -42,7 +42,7 @@ def test_a_qualified_name_picks_the_kernel_of_that_module():
     ("kernel", "message"),
     [
         ("k", "kernel 'k' is ambiguous: name one of m1::k, only_m1, m2::k, only_m2"),
-        (None, "pick a kernel with --kernel (kernels: m1::k, only_m1, m2::k, only_m2)"),
+        (None, "pick a kernel with kernel= (kernels: m1::k, only_m1, m2::k, only_m2)"),
         ("m3::k", "no kernel named 'm3::k' (kernels: m1::k, only_m1, m2::k, only_m2)"),
     ],
 )

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
-from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.sim.errors import SimulationError, command_line_spelling
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.targets import TARGETS, resolve
 from gpu_alloc.tools.diagnostics import SourceMap, format_op_error
@@ -195,7 +195,11 @@ def save_arguments(result: SimulationResult, directory: Path) -> None:
 
 
 def main(args: Sequence[str] | None = None) -> None:
-    run_tool("gpu-alloc-sim", lambda: _run(args))
+    def run() -> None:
+        with command_line_spelling():  # errors name the flags, not simulate's parameters
+            _run(args)
+
+    run_tool("gpu-alloc-sim", run)
 
 
 MAX_THREADS_PER_BLOCK = 1024
