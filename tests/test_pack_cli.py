@@ -283,6 +283,40 @@ def test_the_first_flat_search_of_a_process_says_so_once(tmp_path: Path):
     assert "search loop" not in run.stdout
 
 
+@pytest.mark.parametrize(
+    ("env", "engine"),
+    [
+        ({"GPU_ALLOC_NO_JIT": "1"}, "plain Python (GPU_ALLOC_NO_JIT is set)"),
+        ({"GPU_ALLOC_NO_JIT": "0"}, None),  # compiled where numba is installed
+    ],
+)
+def test_the_tool_says_which_engine_searches(env: dict[str, str], engine: str | None):
+    """Issue 30: without numba the search was several times slower and said nothing."""
+    run = subprocess.run(
+        [str(PACK), str(CHALLENGING / "C.1048576.csv"), "--budget", "200"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+    assert run.returncode == 0, run.stderr
+    lines = [line for line in run.stderr.splitlines() if "exact search of 65+ buffers" in line]
+    assert len(lines) == 1, run.stderr
+    if engine is None:
+        import importlib.util
+
+        has_numba = importlib.util.find_spec("numba") is not None
+        engine = "compiled by numba" if has_numba else "plain Python, several times slower"
+    assert lines[0].startswith(f"gpu-alloc-pack: exact search of 65+ buffers: {engine}")
+    assert "search of 65+" not in run.stdout
+    quiet = subprocess.run(
+        [str(PACK), str(CHALLENGING / "C.1048576.csv"), "--budget", "200", "--quiet"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
 def test_ctrl_c_keeps_the_best_packing_so_far(tmp_path: Path):
     output = tmp_path / "out.csv"
     process = subprocess.Popen(

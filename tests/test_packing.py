@@ -50,11 +50,57 @@ def peak_of(items: Sequence[PackItem], offsets: Sequence[int]) -> int:
         ((0, 1, -1), "size -1 is negative"),
         ((0, 1, 8, 3), "alignment 3 is not a positive power of two"),
         ((0, 1, 8, 0), "alignment 0 is not a positive power of two"),
+        ((0, 1, 8.0), "size 8.0 is not an integer"),  # issue 30: a float size was accepted
+        ((0, 1.5, 8), "end 1.5 is not an integer"),
+        ((0, 1, 8, 4, 4.0), "offset 4.0 is not an integer"),
+        ((0, 1, True), "size True is not an integer"),
     ],
 )
 def test_malformed_items_are_rejected(args: tuple[int, ...], message: str):
     with pytest.raises(PackingError, match=message):
         PackItem(*args)
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ({"capacity": -1}, "capacity must be a number of bytes between 0 and 2\\^62, got -1"),
+        ({"capacity": 8.5}, "capacity must be a number of bytes between 0 and 2\\^62, got 8.5"),
+        ({"budget": -5}, "budget must be a non-negative number of work units, got -5"),
+        ({"budget": 2.5}, "budget must be a non-negative number of work units, got 2.5"),
+        ({"time_limit": -0.5}, "time_limit must be a non-negative number of seconds, got -0.5"),
+        ({"time_limit": float("nan")}, "time_limit must be a non-negative number of seconds"),
+    ],
+)
+def test_bad_limits_are_one_error(limits: dict[str, float], message: str):
+    """Issue 30: `pack` accepted a negative capacity, budget and time limit."""
+    with pytest.raises(PackingError, match=f"^{message}"):
+        pack(STENCIL, **limits)  # type: ignore[arg-type]
+
+
+def test_the_search_loop_is_ready_before_the_time_limit_starts(monkeypatch):
+    """Issue 30: numba's first compile was spent inside the time limit. A stand-in for the
+    compile that takes 0.3 s: the deadline still lies a whole time limit after it."""
+    import time
+
+    from gpu_alloc.transforms.packing import api
+
+    ready_at: list[float] = []
+
+    def slow_compile(meter: Meter | None = None) -> bool:
+        time.sleep(0.3)
+        ready_at.append(time.perf_counter())
+        return False
+
+    monkeypatch.setattr(api, "ready_search_loop", slow_compile)
+    items = [PackItem(i % 7, i % 7 + 3, 4 + i % 5) for i in range(70)]  # one 70-buffer component
+    meter = Meter()
+    pack(items, time_limit=5.0, meter=meter)
+    assert len(ready_at) == 1 and meter.deadline is not None
+    assert meter.deadline >= ready_at[0] + 5.0
+    small = Meter()
+    pack(STENCIL, time_limit=5.0, meter=small)  # kernel-sized: nothing to compile
+    assert len(ready_at) == 1
 
 
 def test_lower_bound_counts_half_open_lifetimes():

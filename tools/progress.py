@@ -9,7 +9,7 @@ import time
 from typing import TextIO
 
 from gpu_alloc.transforms.packing import Meter
-from gpu_alloc.transforms.packing.jit import compile_announcement
+from gpu_alloc.transforms.packing.jit import compile_announcement, engine
 
 QUIET_FOR_SECONDS = 1.0
 """Searches shorter than this print nothing."""
@@ -31,6 +31,12 @@ class ProgressPrinter:
         now = time.perf_counter() - self.started
         if event == "compile":
             self.say(compile_announcement())
+            return
+        if event == "engine":
+            self.say(f"exact search of 65+ buffers: {engine()}")
+            return
+        if event == "start":  # the search starts now (after any compile): its clock too
+            self.started, self.last_line = time.perf_counter(), -EVERY_SECONDS
             return
         if now < QUIET_FOR_SECONDS or now - self.last_line < EVERY_SECONDS:
             return

@@ -232,6 +232,11 @@ class PadSharedAllocsPass(ModulePass):
         return device, device.bank_model
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.max_shared_bytes is not None and self.max_shared_bytes < 0:
+            raise GpuAllocPassError(
+                f"pad-shared-allocs: option max-shared-bytes must be a non-negative number of "
+                f"bytes, got {self.max_shared_bytes}"
+            )
         device, model = self.device()
         limit = self.max_shared_bytes
         if limit is None:

@@ -6,9 +6,11 @@ import math
 import time
 from collections.abc import Sequence
 from functools import partial
+from numbers import Real
 
 from gpu_alloc.transforms.packing.budget import Allowance, Meter
 from gpu_alloc.transforms.packing.component import Component, IntArray, split_components
+from gpu_alloc.transforms.packing.flat import ready_search_loop
 from gpu_alloc.transforms.packing.greedy import (
     greedy_fit,
     greedy_orders,
@@ -17,11 +19,13 @@ from gpu_alloc.transforms.packing.greedy import (
     sweep_fit,
 )
 from gpu_alloc.transforms.packing.items import (
+    MAX_TOTAL_BYTES,
     Packing,
     PackingError,
     PackItem,
     Refutation,
     check_total,
+    is_integer,
     lower_bound,
     validate,
 )
@@ -82,11 +86,18 @@ def pack(
     one, proved there is none, or ran out of work first. Whatever stops it, the best packing
     found so far is returned. `meter` (optional) counts the work: give it a `listener` to follow
     the search, and call its `interrupt` to stop it early.
-    Raises `PackingError` when the items add up to more than `MAX_TOTAL_BYTES` or pinned
-    items overlap.
+    Where a component is large enough for the compiled search, the loop is compiled (or loaded
+    from numba's cache) before the time limit starts.
+    Raises `PackingError` when the items add up to more than `MAX_TOTAL_BYTES`, pinned
+    items overlap, or a limit is not a non-negative number (`budget`, `capacity`: integers).
     """
+    _check_limits(time_limit, budget, capacity)
     check_total(items)
     _check_pins(items)
+    live = [index for index, item in enumerate(items) if item.occupies_memory]
+    groups = sorted(split_components(items, live), key=len)
+    if groups and len(groups[-1]) >= FLAT_MIN_ITEMS:
+        ready_search_loop(meter)
     if budget is None:
         units = DEFAULT_BUDGET if time_limit is None else math.inf
     else:
@@ -96,8 +107,6 @@ def pack(
     if budget is None and time_limit is None:
         pools |= {"flat": DEFAULT_FLAT_BUDGET, "greedy": DEFAULT_GREEDY_BUDGET}
     offsets = [item.offset or 0 for item in items]
-    live = [index for index, item in enumerate(items) if item.occupies_memory]
-    groups = sorted(split_components(items, live), key=len)
     plan = _Plan([Component.of(items, group) for group in groups], allowance, pools)
     if capacity is None:
         plan.minimise()
@@ -131,6 +140,22 @@ def pack(
         meter.time_limit_hit,
         meter.interrupted,
     )
+
+
+def _check_limits(time_limit: float | None, budget: int | None, capacity: int | None) -> None:
+    """Raise `PackingError` for a limit `pack` cannot use (one message per limit)."""
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, Real) or not time_limit >= 0
+    ):
+        raise PackingError(
+            f"time_limit must be a non-negative number of seconds, got {time_limit!r}"
+        )
+    if budget is not None and (not is_integer(budget) or budget < 0):
+        raise PackingError(f"budget must be a non-negative number of work units, got {budget!r}")
+    if capacity is not None and (not is_integer(capacity) or not 0 <= capacity <= MAX_TOTAL_BYTES):
+        raise PackingError(
+            f"capacity must be a number of bytes between 0 and 2^62, got {capacity!r}"
+        )
 
 
 def _check_pins(items: Sequence[PackItem]) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from gpu_alloc.transforms.packing import core
-from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
+from gpu_alloc.transforms.packing.budget import Allowance, Meter, OutOfBudget
 from gpu_alloc.transforms.packing.component import BoolArray, IntArray
 from gpu_alloc.transforms.packing.jit import dive_steps
 
@@ -16,6 +16,21 @@ COMPILED_CHUNK = 1 << 14
 """Nodes the compiled loop visits between two looks at the allowance (well under 0.1 s)."""
 PYTHON_CHUNK = 64
 """The same for the interpreted loop."""
+
+
+def ready_search_loop(meter: Meter | None = None) -> bool:
+    """Makes the search loop ready now (numba compiles it, or loads it from its cache, on a
+    two-buffer problem; `meter`'s listener hears "compile" first) so that no later search
+    spends its time limit on that; returns whether the loop is compiled (False: plain Python)."""
+    steps, compiled = dive_steps()
+    if compiled and not getattr(steps, "signatures", True):
+        if meter is not None:
+            meter.notify("compile")
+        two = np.zeros(2, dtype=np.int64)
+        problem = FlatProblem(two, two + 1, two + 4, two + 1, two - 1, ~np.eye(2, dtype=bool))
+        static, dynamic, state = problem.arguments(8, Order(np.arange(2), two - 1))
+        steps(static, dynamic, state, 0)  # no node: the call only compiles
+    return compiled
 
 
 class DiveLimit(Exception):
@@ -139,16 +154,11 @@ class FlatProblem:
             return None
         return self._run(capacity, allowance, order, budget)
 
-    def _run(
-        self, capacity: int, allowance: Allowance, order: Order, budget: int
-    ) -> IntArray | None:
-        """Run the loop in chunks until it finds a packing or exhausts; raises `DiveLimit`
-        and `OutOfBudget`."""
-        steps, compiled = dive_steps()
-        meter = allowance.meter
-        if compiled and not getattr(steps, "signatures", True):
-            meter.notify("compile")  # numba compiles (or loads its cache) on the first call
-        chunk = COMPILED_CHUNK if compiled else PYTHON_CHUNK
+    def arguments(
+        self, capacity: int, order: Order
+    ) -> tuple[tuple[IntArray, ...], int, tuple[IntArray, ...]]:
+        """What `core.dive_steps` is called with for a dive at `capacity` in `order`: the
+        static arrays, the dynamic key column and fresh state."""
         state = self.state()
         state[core.RANK_AT][:] = order.rank[self.order]
         state[core.SCALARS_AT][core.CAPACITY] = capacity
@@ -171,6 +181,19 @@ class FlatProblem:
             self.section_items_start,
             self.section_items,
         )
+        return static, dynamic, state
+
+    def _run(
+        self, capacity: int, allowance: Allowance, order: Order, budget: int
+    ) -> IntArray | None:
+        """Run the loop in chunks until it finds a packing or exhausts; raises `DiveLimit`
+        and `OutOfBudget`."""
+        steps, compiled = dive_steps()
+        meter = allowance.meter
+        if compiled and not getattr(steps, "signatures", True):
+            meter.notify("compile")  # numba compiles (or loads its cache) on the first call
+        chunk = COMPILED_CHUNK if compiled else PYTHON_CHUNK
+        static, dynamic, state = self.arguments(capacity, order)
         while True:
             visited = int(state[core.SCALARS_AT][core.NODES])
             if visited >= budget:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 
 import numpy as np
 
@@ -20,6 +21,11 @@ class PackingError(ValueError):
     def __init__(self, message: str, indices: tuple[int, ...] = ()):
         super().__init__(message)
         self.indices = indices
+
+
+def is_integer(value: object) -> bool:
+    """Whether `value` is an integer (Python's or numpy's; not a float, not a bool)."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
 MAX_TOTAL_BYTES = 2**62
@@ -52,6 +58,10 @@ class PackItem:
     """The byte offset the buffer must have (None: the packer chooses)."""
 
     def __post_init__(self) -> None:
+        for name in ("start", "end", "size", "alignment", "offset"):
+            value = getattr(self, name)
+            if not (value is None and name == "offset") and not is_integer(value):
+                raise PackingError(f"{name} {value!r} is not an integer")
         if self.end < self.start:
             raise PackingError(f"lifetime [{self.start}, {self.end}) ends before it starts")
         if self.size < 0:

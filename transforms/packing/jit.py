@@ -9,6 +9,7 @@ function runs as plain Python: slower, with the same result for the same work bu
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +56,15 @@ def _compile() -> Callable[..., int] | None:
         return njit(cache=True)(core.dive_steps)
     except RuntimeError:  # no writable cache location: compile anew in every process
         return njit(cache=False)(core.dive_steps)
+
+
+def engine() -> str:
+    """Which form of the loop a search runs, in words (without compiling anything)."""
+    if not jit_requested():
+        return f"plain Python ({NO_JIT_ENV} is set)"
+    if _compiled or importlib.util.find_spec("numba") is not None:
+        return "compiled by numba"
+    return "plain Python, several times slower (numba is not installed: pip install 'gpu-alloc[pack]')"
 
 
 def compile_announcement() -> str:

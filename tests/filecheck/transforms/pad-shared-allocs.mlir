@@ -1,8 +1,12 @@
 // RUN: xdsl-opt %s -p pad-shared-allocs --split-input-file | filecheck %s
 // RUN: xdsl-opt %s -p pad-shared-allocs,pad-shared-allocs --split-input-file | filecheck %s
 // RUN: xdsl-opt %s -p 'pad-shared-allocs{max-shared-bytes=4200}' --split-input-file | filecheck %s --check-prefix LIMIT
+// RUN: not xdsl-opt %s -p 'pad-shared-allocs{max-shared-bytes=-5}' --split-input-file 2>&1 | filecheck %s --check-prefix NEGATIVE
 // The second RUN line proves the pass idempotent. With a 4200-byte limit no 32x32 f32
-// tile (4096 bytes, 4224 padded) may grow.
+// tile (4096 bytes, 4224 padded) may grow. A negative limit is refused as fuse refuses it
+// (issue 30: it was accepted).
+// NEGATIVE: pad-shared-allocs: option max-shared-bytes must be a non-negative number of bytes, got -5
+// NEGATIVE-NOT: gpu.module
 
 // A warp reads a column of a 32x32 f32 tile (thread id in the row index): the row
 // pitch is 32 words, every read hits one bank. One f32 of padding makes it 33 words;
