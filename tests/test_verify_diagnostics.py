@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from gpu_alloc.errors import UserInputError
+from gpu_alloc.lowering.toolchain import have_mlir_opt
 from gpu_alloc.tools.opt import GpuAllocOptMain
 from gpu_alloc.tools.verify_diagnostics import parse_expectations
 
@@ -99,7 +100,7 @@ def test_designators_name_the_lines_mlir_opt_does():
             "op1",  # 4
             "// expected-remark@above {{c}}",  # 5 -> 4
             "op2 // expected-note {{d}}",  # 6 -> 6
-            "// expected-warning-re@-6 {{e.*f}}",  # 7 -> 1
+            "// expected-warning-re@-6 {{e{{.*}}f}}",  # 7 -> 1
             "// expected-error@+1 {{g}} expected-remark@+1 {{h}}",  # 8 -> 9
         ]
     )
@@ -109,10 +110,62 @@ def test_designators_name_the_lines_mlir_opt_does():
         ("error", 4, "b", False),
         ("remark", 4, "c", False),
         ("note", 6, "d", False),
-        ("warning", 1, "e.*f", True),
+        ("warning", 1, "e{{.*}}f", True),
         ("error", 9, "g", False),
         ("remark", 9, "h", False),
     ]
+
+
+def test_annotations_are_read_as_mlir_opt_reads_them():
+    """Issue 30: `expected-remark @below {{...}}` (a space before `@`) was ignored, and an
+    `-re` message was cut at its first `}}`, so a `{{[0-9]+}}` group never matched."""
+    text = "\n".join(
+        [
+            "// expected-remark @below {{a}}",  # 1 -> 2
+            "op0",  # 2
+            "// expected-error-re @+1 {{kernel 'k2' needs {{[0-9]+}} bytes (of {{.*}})}}",  # -> 4
+            "op1",  # 4
+        ]
+    )
+    found = parse_expectations(text)
+    assert [(e.kind, e.line, e.message, e.is_regex) for e in found] == [
+        ("remark", 2, "a", False),
+        ("error", 4, "kernel 'k2' needs {{[0-9]+}} bytes (of {{.*}})", True),
+    ]
+    regex = found[1]
+    assert regex.matches("error", 4, "kernel 'k2' needs 60000 bytes (of shared memory)")
+    # Outside the groups the text is literal: '(' and '.' are no regex there.
+    assert not regex.matches("error", 4, "kernel 'k2' needs 60000 bytes of shared memory")
+    assert not regex.matches("error", 4, "kernel 'k2' needs many bytes (of shared memory)")
+
+
+@pytest.mark.skipif(not have_mlir_opt(), reason="mlir-opt-22 is not installed")
+def test_input_only_mlir_reads_has_its_diagnostics_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """Issue 30: --verify-diagnostics did not use the MLIR bridge, so a file that needs it
+    could not have its errors and remarks checked (xegpu is a dialect only MLIR reads)."""
+    kernel = "\n".join(
+        [
+            "gpu.module @m {",
+            "  // expected-error @below {{kernel 'k' needs 280000 bytes of shared memory}}",
+            "  gpu.func @k(%a: memref<8x16xf16>, %n: index) kernel {",
+            "    %c0 = arith.constant 0 : index",
+            "    %t = xegpu.create_nd_tdesc %a[%c0, %c0] : memref<8x16xf16>"
+            " -> !xegpu.tensor_desc<8x16xf16>",
+            "    %f = memref.alloc() : memref<70000xf32, #gpu.address_space<workgroup>>",
+            "    gpu.return",
+            "  }",
+            "}",
+        ]
+    )
+    good = tmp_path / "good.mlir"
+    good.write_text(kernel)
+    assert _run(good, "import-gpu-allocs,fuse-gpu-allocs", capsys) is None
+    wrong = tmp_path / "wrong.mlir"
+    wrong.write_text(kernel.replace("280000", "280001"))
+    problems = _run(wrong, "import-gpu-allocs,fuse-gpu-allocs", capsys)
+    assert problems is not None and "unexpected error: kernel 'k' needs 280000" in problems
 
 
 INVALID_INPUT = '%a = "gpu_alloc.alloc"() <{name = "f"}> : () -> memref<16xf32>\n'

@@ -259,7 +259,14 @@ class GpuAllocOptMain(xDSLOptMain):
                 self.ctx, source, self.get_input_name(), line_offset
             )
         except ParseError as error:
-            return None, [verifier.Diagnostic("error", error.msg, error.span)]
+            if self.args.mlir_bridge != "auto":
+                return None, [verifier.Diagnostic("error", error.msg, error.span)]
+            try:  # what the embedded parser cannot read, the MLIR bridge may (as `_process`)
+                module, source_map = read_module(
+                    self.ctx, source, self.get_input_name(), line_offset, "auto"
+                )
+            except UserInputError:  # neither reads it: the embedded parser's error
+                return None, [verifier.Diagnostic("error", error.msg, error.span)]
         if not self.args.disable_verify and (failure := first_invalid_op(module)):
             return None, [verifier.Diagnostic("error", failure[1], source_map.span_of(failure[0]))]
         output: str | None = None

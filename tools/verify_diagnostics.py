@@ -4,10 +4,13 @@ An annotation is a comment in the input:
 
     // expected-error {{substring of the message}}           on this line
     // expected-remark@+1 {{...}}   @-2, @above, @below:      another line
-    // expected-warning-re {{regular expression}}             `-re`: a Python regex
+    // expected-warning-re {{needs {{[0-9]+}} bytes}}        `-re`: {{...}} is a regex
 
-`@above`/`@below` name the nearest line above/below that holds no annotation. Kinds: `error`,
-`warning`, `remark`, `note`. Every diagnostic of the run (a parse or verify error, a pass's
+`@above`/`@below` name the nearest line above/below that holds no annotation. As in
+mlir-opt, `expected-remark @below {{...}}` (spaces before `@`) is read too, the message runs
+to the line's last `}}`, and an `-re` message is literal text with Python regex groups
+`{{...}}`. Input the embedded parser cannot read goes through the MLIR bridge, as without
+`--verify-diagnostics`. Kinds: `error`, `warning`, `remark`, `note`. Every diagnostic of the run (a parse or verify error, a pass's
 error, a remark of a pass, an error of the `ptx` target) must match one annotation of its
 kind on its line, and every annotation must be matched; each annotation matches once. With
 `--split-input-file` each chunk is checked on its own. A mismatch is reported as
@@ -32,8 +35,13 @@ from xdsl.utils.lexer import Span
 
 ANNOTATION = re.compile(
     r"expected-(?P<kind>error|warning|remark|note)(?P<regex>-re)?"
-    r"(?:@(?P<where>[+-]\d+|above|below))?\s*\{\{(?P<message>.*?)\}\}"
+    r" *(?:@(?P<where>[+-]\d+|above|below))? *\{\{(?P<message>.*?)\}\}"
+    r"(?=[ \t]*$|[ \t]+(?://[ \t]*)?expected-)",
+    re.MULTILINE,
 )
+"""As mlir-opt: spaces may come before `@` and `{{`; the message runs to the last `}}` of
+the line (so `{{[0-9]+}}` groups fit inside), or to the `}}` before a further annotation."""
+REGEX_GROUP = re.compile(r"\{\{(.*?)\}\}")
 KINDS = ("error", "warning", "remark", "note")
 
 
@@ -53,8 +61,19 @@ class Expectation:
         if self.matched or kind != self.kind or line != self.line:
             return False
         if self.is_regex:
-            return re.search(self.message, message) is not None
+            return re.search(mlir_regex(self.message), message) is not None
         return self.message in message
+
+
+def mlir_regex(text: str) -> str:
+    """An `-re` annotation's text as mlir-opt reads it: literal, except each `{{...}}` group,
+    which is a regular expression."""
+    parts: list[str] = []
+    position = 0
+    for group in REGEX_GROUP.finditer(text):
+        parts += [re.escape(text[position : group.start()]), f"({group.group(1)})"]
+        position = group.end()
+    return "".join([*parts, re.escape(text[position:])])
 
 
 @dataclass(frozen=True)

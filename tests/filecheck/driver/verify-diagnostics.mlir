@@ -25,6 +25,18 @@ gpu.module @m {
 
 // -----
 
+// As mlir-opt (issue 30): a space before `@`, and an `-re` message that runs to the last `}}`
+// with `{{...}}` regex groups (it was cut at the first `}}`, so no group could match).
+gpu.module @m {
+  // expected-error-re @below {{kernel {{'k2'}} needs {{[0-9]+}} bytes of shared memory, over the limit of {{4[0-9]+}} (max-shared-bytes)}}
+  gpu.func @k2() kernel {
+    %a = "gpu_alloc.alloc"() <{name = "a"}> : () -> memref<60000xi8, 3 : i32>
+    gpu.return
+  }
+}
+
+// -----
+
 // An import remark at the buffer, and fuse's remark at the kernel.
 gpu.module @m {
   // expected-remark@below {{'d' has workgroup memory that fuse-gpu-allocs does not own and leaves as it is (memref.alloc %x); run import-gpu-allocs first}}
