@@ -189,7 +189,8 @@ def _heading(layout: SpaceLayout) -> tuple[str, str]:
     if layout.unfused is not None:
         saved = layout.unfused - layout.size
         share = f", {100 * saved / layout.unfused:.0f}%" if layout.unfused else ""
-        second = f"unfused {layout.unfused} B -> fused {layout.size} B (saves {saved} B{share}); "
+        gain = f"saves {saved} B{share}" if saved >= 0 else f"{-saved} B more than unfused"
+        second = f"unfused {layout.unfused} B -> fused {layout.size} B ({gain}); "
     else:
         second = f"{layout.size} B; "
     second += f"lower bound {layout.lower_bound} B"

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpu_alloc.dialect import LAYOUT_ATTR, FuncSlice, layout_attr, layout_of
+from gpu_alloc.dialect import (
+    LAYOUT_ATTR,
+    LOWER_BOUND_ATTR,
+    PROVEN_OPTIMAL_ATTR,
+    FuncSlice,
+    layout_attr,
+    layout_of,
+)
 from gpu_alloc.dialect.ops import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.dialect.slice_overlap import meeting
 from gpu_alloc.memref_sizes import static_byte_size
@@ -167,8 +174,10 @@ def _removed_tops(dead: set[Operation]) -> dict[AllocOp, int]:
     for op in dead:
         if isinstance(op, AliasOp) and isinstance(backing := _backing_of(op), OpResult):
             owner, known = backing.owner, _byte_range(op)
-            if isinstance(owner, AllocOp) and known is not None and known[0] is None:
-                tops[owner] = max(tops.get(owner, 0), known[2])
+            if not isinstance(owner, AllocOp):
+                continue
+            top = known[2] if known is not None and known[0] is None else 0  # 0: no shrink
+            tops[owner] = max(tops.get(owner, 0), top)
     return tops
 
 
@@ -189,9 +198,11 @@ def shrink_backings(removed_tops: dict[AllocOp, int]) -> None:
                 for a, r in zip(aliases, ranges, strict=True)
                 if r is not None and r[0] is None
             }
-            op.attributes[LAYOUT_ATTR] = layout_attr(
-                [s for s in record if (s.name, s.offset, s.bytes) in names]
-            )
+            kept = [s for s in record if (s.name, s.offset, s.bytes) in names]
+            op.attributes[LAYOUT_ATTR] = layout_attr(kept)
+            if len(kept) < len(record):  # fuse's bound was for the Funcs it placed, not these
+                op.attributes.pop(PROVEN_OPTIMAL_ATTR, None)
+                op.attributes.pop(LOWER_BOUND_ATTR, None)
         memref_type = op.memref.type
         assert isinstance(memref_type, MemRefType)
         shape = memref_type.get_shape()
@@ -268,7 +279,9 @@ class RemoveDeadAllocsPass(ModulePass):
       `fuse-gpu-allocs`) names both with disjoint stage intervals: fusion let them share
       bytes because a barrier separates all their accesses, so after fusion the pass
       removes the Funcs it removes before it.
-    - A backing that loses aliases drops them from its record, and, when the bytes
+    - A backing that loses aliases drops them from its record, and with them fuse's
+      `gpu_alloc.proven_optimal` and `gpu_alloc.lower_bound` (claims about the Funcs it
+      placed, which a hole left behind can make false); when the bytes
       they covered were its top, shrinks to the end of the highest alias left (static
       1-D backings used only by pointers and frees, all aliases at constant offsets). A
       hole lower down stays: moving a live Func down would need a new layout (fusing the
