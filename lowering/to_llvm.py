@@ -369,12 +369,17 @@ def _global(op: memref.GlobalOp, device: Device) -> llvm.GlobalOp:
             f"not '{op.sym_name.data}' (use backend=mlir)",
             op,
         )
+    # As MLIR's lowering: at least the element's alignment (an i8 array alone gets 1, and
+    # the global is accessed as its element type: 8-byte accesses of an i64 global).
+    element = static_byte_size(MemRefType(memref_type.element_type, [1])) or 1
+    natural = 1 << (element - 1).bit_length()  # a power of two
+    given = 1 if op.alignment is None else op.alignment.value.data
     return llvm.GlobalOp(
         llvm.LLVMArrayType(IntAttr(size), i8),
         op.sym_name.data,
         "internal",
         addr_space=address_space(memref_type),
-        alignment=None if op.alignment is None else op.alignment.value.data,
+        alignment=max(given, natural),
         value=None,
     )
 
