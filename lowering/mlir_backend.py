@@ -179,9 +179,38 @@ def emit_with_mlir(module: ModuleOp, device: Device, isa_version: int) -> dict[s
     for name, (kind, body) in _binaries(module, device, isa_version).items():
         if kind == "offload":
             assembly[name] = _isolated(_bitcode_assembly, body, device, isa_version)
+        elif device.target.name == "ptx":
+            assembly[name] = extern_dynamic_shared(body)
         else:
             assembly[name] = body
     return assembly
+
+
+_DYNAMIC_SHARED_PTX = re.compile(
+    r"^(?:\t// demoted variable\n)?[ \t]*\.shared \.align (\d+) \.b8 (__dynamic_shmem__\d+)"
+    r"(?:\[\d+\])?;\n",
+    re.M,
+)
+_FIRST_FUNCTION = re.compile(r"^(?:\t// \.globl|\.visible|\.entry|\.func|\.weak)", re.M)
+
+
+def extern_dynamic_shared(ptx: str) -> str:
+    """MLIR 22 lowers `gpu.dynamic_shared_memory` to an internal `[0 x i8]` global, which
+    LLVM's NVPTX backend prints as a one-byte static `.shared` variable (demoted into the
+    kernel): ptxas counts a byte more, and the block's dynamic shared memory, which starts
+    after the static variables, is not where the kernel reads it. Here each such variable is
+    the `.extern .shared` array CUDA declares for dynamic shared memory."""
+    found = {name: align for align, name in _DYNAMIC_SHARED_PTX.findall(ptx)}
+    if not found:
+        return ptx
+    text = _DYNAMIC_SHARED_PTX.sub("", ptx)
+    text = re.sub(r"^// (__dynamic_shmem__\d+) has been demoted\n", "", text, flags=re.M)
+    declarations = "".join(
+        f".extern .shared .align {align} .b8 {name}[];\n" for name, align in found.items()
+    )
+    first = _FIRST_FUNCTION.search(text)
+    at = first.start() if first else len(text)
+    return text[:at] + declarations + "\n" + text[at:]
 
 
 def objects_with_mlir(module: ModuleOp, device: Device, isa_version: int) -> dict[str, bytes]:

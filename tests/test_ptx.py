@@ -6,6 +6,8 @@ installs both, so CI runs every test here. Users without them get these tests sk
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from gpu_alloc.lowering.coverage import BACKENDS
 from gpu_alloc.lowering.ptx import emit_ptx, emit_ptx_modules
@@ -54,6 +56,19 @@ def test_both_backends_assemble_with_the_promised_shared_bytes(file_name):
 def test_dynamic_shared_memory_is_external_in_the_embedded_backend():
     ptx = emit_ptx(lowered(load(LOWERING_INPUTS / "dynamic_shared.mlir")))
     assert ".extern .shared .align 16 .b8 __dynamic_shared_memory[];" in ptx
+    assert assemble(ptx)["reverse"].shared_bytes == 0
+
+
+@needs_ptxas
+@needs_mlir
+def test_dynamic_shared_memory_is_external_in_the_mlir_backend_too():
+    """Issue 30: `ptx{backend=mlir}` emitted the block's dynamic shared memory as a one-byte
+    static `.shared` variable (`__dynamic_shmem__0`, demoted into the kernel): ptxas counted
+    1 byte, and the backing was indexed past a static variable."""
+    ptx = emit_ptx(lowered(load(LOWERING_INPUTS / "dynamic_shared.mlir")), backend="mlir")
+    assert re.search(r"^\.extern \.shared \.align 16 \.b8 __dynamic_shmem__0\[\];$", ptx, re.M)
+    assert not re.search(r"^\s*\.shared .*__dynamic_shmem__", ptx, re.M)
+    assert ptx.index(".extern .shared") < ptx.index(".entry")
     assert assemble(ptx)["reverse"].shared_bytes == 0
 
 
