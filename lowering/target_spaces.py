@@ -31,7 +31,15 @@ from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
 from gpu_alloc.provenance import DerivingPattern
 from gpu_alloc.targets import AddressSpaces
 from xdsl.dialects import gpu, memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, NoneAttr, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+    i32,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -89,8 +97,23 @@ def map_memory_spaces(op: Operation, spaces: AddressSpaces) -> None:
 
 
 def number_memory_spaces(op: Operation) -> None:
-    """Writes every spelled memref space inside `op` as the contract's number (in place)."""
-    _rewrite(op, _SpaceConversion(None))
+    """Writes every spelled memref space inside `op` as the contract's number (in place).
+
+    `gpu.dynamic_shared_memory` keeps the spelled type MLIR requires; its users get the
+    numbered one through an `unrealized_conversion_cast` (both lower to the same LLVM
+    descriptor, so the cast reconciles away), else a `memref.view` of it would have a base
+    and a view in different memory spaces, which MLIR refuses."""
+    conversion = _SpaceConversion(None)
+    _rewrite(op, conversion)
+    for dynamic in [o for o in op.walk() if is_dynamic_shared_memory(o)]:
+        spelled = dynamic.results[0]
+        numbered = conversion.convert_type(spelled.type)
+        if numbered is None or not spelled.uses:
+            continue
+        cast = UnrealizedConversionCastOp.get([spelled], [numbered])
+        Rewriter.insert_op(cast, InsertPoint.after(dynamic))
+        for use in [u for u in spelled.uses if u.operation is not cast]:
+            use.operation.operands[use.index] = cast.results[0]
 
 
 def renumber_address_spaces(llvm_ir: str, renumbered: dict[int, int]) -> str:

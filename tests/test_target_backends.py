@@ -122,3 +122,34 @@ def test_a_variable_of_the_wrong_storage_class_is_rejected():
     check_variables(text)
     with pytest.raises(ToolRejected, match="Function storage of a CrossWorkgroup pointer"):
         check_variables(text + "%5 = OpVariable %2 Function\n")
+
+
+DYNAMIC_WORKGROUP = """
+gpu.module @m {
+  gpu.func @k(%out: memref<64xf32>, %n: index) kernel {
+    %t = gpu.thread_id x
+    %z = arith.constant 1.0 : f32
+    %d = memref.alloc(%n) : memref<?xf32, #gpu.address_space<workgroup>>
+    memref.store %z, %d[%t] : memref<?xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %v = memref.load %d[%t] : memref<?xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_amd_dynamic_workgroup_buffer_is_dynamic_lds(backend: str):
+    """Issue 30: on a dynamically sized `#gpu.address_space<workgroup>` buffer the MLIR
+    backend handed mlir-opt-22 a memref.view whose base (gpu.dynamic_shared_memory,
+    spelled) and view (numbered) memory spaces differ, which it rejected. Both backends:
+    no static LDS, the buffer written and read in LDS."""
+    from gpu_alloc.api import ImportGpuAllocsPass, register
+
+    module = parse(DYNAMIC_WORKGROUP)
+    ImportGpuAllocsPass().apply(register(), module)
+    (text,) = emit_modules(module, "amdgcn", "gfx942", backend, 0).values()
+    assert re.search(r"\.amdhsa_group_segment_fixed_size 0\b", text)
+    assert re.search(r"ds_write_b32", text) and re.search(r"ds_read_b32", text)
