@@ -3,6 +3,7 @@
 from gpu_alloc import xdsl_fixes as _xdsl_fixes
 from gpu_alloc.dialect.backing import (
     DYNAMIC_SHARED_BYTES,
+    DYNAMIC_SHARED_COMPUTED,
     HEAP_ARGUMENT_TYPE,
     HEAP_BYTES_PER_BLOCK,
     dynamic_shared_bytes,
@@ -40,6 +41,7 @@ _xdsl_fixes.apply()  # before anything is parsed or printed with the dialect
 __all__ = [
     "BACKING_SPACES",
     "DYNAMIC_SHARED_BYTES",
+    "DYNAMIC_SHARED_COMPUTED",
     "HEAP_ARGUMENT_TYPE",
     "HEAP_BYTES_PER_BLOCK",
     "HEAP_LAYOUT_ATTR",

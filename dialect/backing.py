@@ -36,6 +36,11 @@ HEAP_BYTES_PER_BLOCK = "gpu_alloc.heap_bytes_per_block"
 DYNAMIC_SHARED_BYTES = "gpu_alloc.dynamic_shared_bytes"
 """The dynamic shared record's attribute name (on a lowered `gpu.func`)."""
 
+DYNAMIC_SHARED_COMPUTED = "gpu_alloc.dynamic_shared_computed"
+"""A unit attribute on a lowered `gpu.func` whose dynamic shared memory has a run-time size
+the kernel computes itself (the byte size of its view of `gpu.dynamic_shared_memory`, from
+its arguments): its launch must give at least that, which may be above 48 KiB."""
+
 HEAP_ARGUMENT_TYPE = MemRefType(i8, [DYNAMIC_INDEX], memory_space=IntegerAttr(1, 32))
 """The type of the kernel argument that holds every block's heap slice after lowering."""
 

@@ -28,7 +28,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gpu_alloc.dialect import DYNAMIC_SHARED_BYTES, AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect import (
+    DYNAMIC_SHARED_BYTES,
+    DYNAMIC_SHARED_COMPUTED,
+    AllocOp,
+    DeallocOp,
+    MemorySpace,
+)
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.lowering.heap_slices import alignment_of, check_byte_size
@@ -235,6 +241,8 @@ class LowerSharedAlloc(RewritePattern):
         if not alloc.dynamic_sizes and site.kernel is not None:
             static_bytes = static_byte_size(memref_type) or 0
             site.kernel.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(static_bytes, i64)
+        elif site.kernel is not None:  # a run-time size: the kernel's view says it
+            site.kernel.attributes[DYNAMIC_SHARED_COMPUTED] = UnitAttr()
         rewriter.replace(alloc, [*size_ops, *dynamic_shared_view(alloc, site.kernel)])
 
 

@@ -12,7 +12,8 @@ from the user, unfused). Per kernel (`gpu.func` inside a `gpu.module`):
   passes it as a kernel argument), its byte size recomputed from each `gpu.launch_func`'s operands into
   `dynamic_shared_memory_size`; above 48 KiB the host must also raise the kernel's
   `cudaFuncAttributeMaxDynamicSharedMemorySize` before launching (`gpu_check.py` does),
-  and the kernel records the size in `gpu_alloc.dynamic_shared_bytes`;
+  and the kernel records the size in `gpu_alloc.dynamic_shared_bytes` (a run-time size:
+  `gpu_alloc.dynamic_shared_computed`, the kernel's view of it says how much);
 * heap (space 1) allocations, backings included, are per-block storage: they become
   consecutive slots of one per-block slice (each at a multiple of its alignment, at
   least 16), in one `memref<?xi8, 1>` kernel argument (the last) in which block `b`

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gpu_alloc.dialect import AllocOp, dynamic_shared_bytes
+from gpu_alloc.dialect import DYNAMIC_SHARED_COMPUTED, AllocOp, dynamic_shared_bytes
 from gpu_alloc.dialect.memory import (
     Scope,
     Storage,
@@ -88,7 +88,10 @@ def dynamic_shared_size(kernel: gpu.FuncOp, limit: int | None = None) -> int:
     """The bytes of dynamic shared memory a launch of `kernel` gets: what the module's
     `gpu.launch_func`s of it pass (`dynamic_shared_memory_size`, 0 when absent), when
     all are constants that agree; else the kernel's `gpu_alloc.dynamic_shared_bytes`
-    record; else `DEFAULT_DYNAMIC_SHARED_BYTES`, or the block's `limit` if smaller."""
+    record; else, for a kernel marked `gpu_alloc.dynamic_shared_computed` (a run-time size
+    the kernel computes, as its launcher must), all a block may have (`limit`), the
+    kernel's view of it still bounding every access; else `DEFAULT_DYNAMIC_SHARED_BYTES`,
+    or the block's `limit` if smaller."""
     sizes = _launch_sizes(kernel)
     if sizes is not None and len(sizes) == 1:
         return next(iter(sizes))
@@ -98,6 +101,8 @@ def dynamic_shared_size(kernel: gpu.FuncOp, limit: int | None = None) -> int:
         raise SimulationError(f"kernel '{kernel.sym_name.data}': {error}", kernel) from None
     if recorded is not None:
         return recorded
+    if DYNAMIC_SHARED_COMPUTED in kernel.attributes:  # sized by the kernel's own view of it
+        return largest_shared_bytes_per_block() if limit is None else limit
     return (
         DEFAULT_DYNAMIC_SHARED_BYTES if limit is None else min(DEFAULT_DYNAMIC_SHARED_BYTES, limit)
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from gpu_alloc.dialect import HEAP_BYTES_PER_BLOCK
 from gpu_alloc.errors import GpuAllocPassError
-from lowering_support import EXAMPLES, LOWERING_INPUTS, load, lowered, parse
+from lowering_support import EXAMPLES, LOWERING_INPUTS, load, lowered, parse, run_pipeline
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Operation
@@ -319,3 +319,44 @@ def test_dynamic_heap_backing_gets_a_per_block_stride_computed_at_each_launch():
     assert isinstance(total, arith.MuliOp) and total.rhs is launch.gridSizeZ
     host_bumped = [op for op in ops_of(module, arith.AddiOp) if op.parent_op() is not func]
     assert [op.lhs for op in host_bumped] == [launch.kernelOperands[0]]  # type: ignore
+
+
+# Issue 30 item 11: d (n x f32, n a kernel argument) and s (64 x f32) fuse into one
+# dynamically sized backing; with n = 15000 it is 60256 B, above 48 KiB.
+DYNAMIC_ABOVE_48_KIB = """
+gpu.module @m {
+  gpu.func @k(%out: memref<64xf32>, %n: index) kernel {
+    %t = gpu.thread_id x
+    %one = arith.constant 1.0 : f32
+    %two = arith.constant 2.0 : f32
+    %d = "gpu_alloc.alloc"(%n) <{name = "d"}> : (index) -> memref<?xf32, 3 : i32>
+    %s = "gpu_alloc.alloc"() <{name = "s"}> : () -> memref<64xf32, 3 : i32>
+    memref.store %two, %s[%t] : memref<64xf32, 3 : i32>
+    memref.store %one, %d[%t] : memref<?xf32, 3 : i32>
+    gpu.barrier
+    %v = memref.load %d[%t] : memref<?xf32, 3 : i32>
+    %w = memref.load %s[%t] : memref<64xf32, 3 : i32>
+    %x = arith.addf %v, %w : f32
+    memref.store %x, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_a_dynamic_backing_above_48_kib_can_be_simulated_after_lowering():
+    """The lowered kernel had no size record, so `gpu-alloc-sim --chip sm_90` gave its
+    dynamic shared memory 48 KiB and refused the run (exit 5). It now records that the
+    kernel computes the size itself: the launch gives what its view needs, up to what the
+    chip gives a block (sm_90: 227 KiB), and a view beyond that is still refused."""
+    from gpu_alloc.dialect import DYNAMIC_SHARED_COMPUTED
+    from gpu_alloc.sim import simulate
+    from gpu_alloc.sim.errors import MemoryAccessError
+
+    module = run_pipeline(parse(DYNAMIC_ABOVE_48_KIB), "fuse-gpu-allocs,lower-gpu-allocs")
+    (kernel,) = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]
+    assert DYNAMIC_SHARED_COMPUTED in kernel.attributes
+    run = simulate(module, grid=[1], block=[64], scalars=[15000], chip="sm_90")
+    assert run.arrays()["out"].tolist() == [3.0] * 64 and not run.races
+    with pytest.raises(MemoryAccessError, match="which has 232448 bytes"):
+        simulate(module, grid=[1], block=[64], scalars=[60000], chip="sm_90")
