@@ -41,7 +41,8 @@ from gpu_alloc.lowering.heap_slices import alignment_of, check_byte_size
 from gpu_alloc.memref_sizes import byte_size_ops, static_byte_size
 from gpu_alloc.names import unique_name
 from gpu_alloc.targets import Device
-from gpu_alloc.transforms.kernel_ir import walk_ops
+from gpu_alloc.transforms.call_graph import CallGraph
+from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.layout_record import keep_layout, single_func_layout
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -49,6 +50,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    ModuleOp,
     StringAttr,
     UnitAttr,
     i8,
@@ -183,6 +185,13 @@ def check_shared(site: AllocationSite, allocs: Sequence[AllocOp]) -> None:
             f"'{first.alloc_name.data}' cannot be placed in it too",
             first,
         )
+    if (callee := _callee_laying_out_dynamic_shared(site.op)) is not None:
+        raise GpuAllocPassError(
+            f"'{kernel_name(callee)}', which {site.where} calls, lays out "
+            f"gpu.dynamic_shared_memory itself (from offset 0), so "
+            f"'{first.alloc_name.data}' cannot be placed in it too",
+            first,
+        )
     check_byte_size(first, _memref_type(first))
     if len(dynamic) > 1:
         raise GpuAllocPassError(
@@ -191,6 +200,20 @@ def check_shared(site: AllocationSite, allocs: Sequence[AllocOp]) -> None:
             "that one backing holds all dynamic shared memory",
             dynamic[1],
         )
+
+
+def _callee_laying_out_dynamic_shared(code: Operation) -> Operation | None:
+    """The first function `code` calls (directly or not) that reads the block's dynamic
+    shared memory itself: it lays it out from offset 0 as the site's backing would."""
+    root = code
+    while (parent := root.parent_op()) is not None:
+        root = parent
+    if not isinstance(root, ModuleOp):
+        return None
+    for callee in CallGraph(root).callees(code):
+        if any(is_dynamic_shared_memory(o) for o in walk_ops(callee)):
+            return callee
+    return None
 
 
 class EraseDealloc(RewritePattern):
