@@ -63,12 +63,18 @@ LAUNCH_SIZE_ARGUMENTS = range(6, 12)
 
 
 def lower_block_level(module: ModuleOp, device: Device) -> None:
-    """Lowers the `gpu_alloc` ops of every `gpu.launch` body and workgroup `func.func`."""
-    for kernel in block_level_code(module):
+    """Lowers the `gpu_alloc` ops of every `gpu.launch` body and workgroup `func.func`,
+    and of every other `func.func` that allocates (private memory only: a `memref.alloca`
+    per call, as docs/block-level.md says; a heap one is refused there)."""
+    codes = block_level_code(module)
+    for kernel in codes:
         if isinstance(kernel, gpu.LaunchOp):
             _lower_launch(kernel, device)
         elif isinstance(kernel, func.FuncOp):
             _lower_workgroup_func(kernel, device)
+    for function in [o for o in walk_ops(module) if isinstance(o, func.FuncOp)]:
+        if function not in codes and _owned_allocs(function):
+            _lower_workgroup_func(function, device)
 
 
 def _owned_allocs(kernel: Operation) -> list[AllocOp]:

@@ -360,3 +360,41 @@ def test_a_dynamic_backing_above_48_kib_can_be_simulated_after_lowering():
     assert run.arrays()["out"].tolist() == [3.0] * 64 and not run.races
     with pytest.raises(MemoryAccessError, match="which has 232448 bytes"):
         simulate(module, grid=[1], block=[64], scalars=[60000], chip="sm_90")
+
+
+PRIVATE_ONLY_DEVICE_FUNCTION = """
+gpu.module @m {
+  func.func @helper(%t: index) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %p = "gpu_alloc.alloc"() <{name = "p"}> : () -> memref<4xf32, 5 : i32>
+    %tf = arith.index_cast %t : index to i32
+    %f = arith.sitofp %tf : i32 to f32
+    memref.store %f, %p[%c1] : memref<4xf32, 5 : i32>
+    %v = memref.load %p[%c1] : memref<4xf32, 5 : i32>
+    return %v : f32
+  }
+  gpu.func @k(%out: memref<64xf32>) kernel {
+    %t = gpu.thread_id x
+    %v = func.call @helper(%t) : (index) -> f32
+    memref.store %v, %out[%t] : memref<64xf32>
+    gpu.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["lower-gpu-allocs", "fuse-gpu-allocs,lower-gpu-allocs"])
+def test_a_device_function_whose_only_allocation_is_private_is_lowered(pipeline: str):
+    """Issue 30: it was refused ("'gpu_alloc.alloc' outside a gpu.func, a gpu.launch or a
+    workgroup func.func cannot be lowered"), contrary to docs/block-level.md: a private
+    allocation of a `func.func` in a gpu.module is a `memref.alloca` (one per call)."""
+    from gpu_alloc.sim import simulate
+
+    module = run_pipeline(parse(PRIVATE_ONLY_DEVICE_FUNCTION), pipeline)
+    assert not [op for op in module.walk() if op.name.startswith("gpu_alloc.")]
+    (helper,) = [op for op in module.walk() if op.name == "func.func"]
+    allocas = [op for op in helper.walk() if isinstance(op, memref.AllocaOp)]
+    assert [str(op.memref.type) for op in allocas] == ["memref<4xf32, 5 : i32>"]
+    run = simulate(module, grid=[1], block=[64])
+    assert run.arrays()["out"].tolist() == [float(t) for t in range(64)]
