@@ -11,66 +11,19 @@ later, or worse).
 from __future__ import annotations
 
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.targets import Device
-from gpu_alloc.transforms.kernel_ir import walk_ops
-from xdsl.dialects import func, gpu, memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Operation
-
-SHARED_SPACE = 3
-
-
-def _shared_global_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
-    sizes: dict[str, int] = {}
-    for op in gpu_module.body.ops:
-        if not isinstance(op, memref.GlobalOp):
-            continue
-        memref_type = op.type
-        space = memref_type.memory_space
-        if not (isinstance(space, IntegerAttr) and space.value.data == SHARED_SPACE):
-            continue
-        size = static_byte_size(memref_type) if isinstance(memref_type, MemRefType) else None
-        alignment = op.alignment.value.data if op.alignment is not None else 1
-        sizes[op.sym_name.data] = -(-(size or 0) // alignment) * alignment
-    return sizes
-
-
-def _references(function: Operation) -> tuple[set[str], set[str]]:
-    """The globals `function` reads and the functions it calls, by symbol."""
-    globals_: set[str] = set()
-    callees: set[str] = set()
-    for op in walk_ops(function):
-        if isinstance(op, memref.GetGlobalOp):
-            globals_.add(op.name_.root_reference.data)
-        elif isinstance(op, func.CallOp):
-            callees.add(op.callee.root_reference.data)
-    return globals_, callees
+from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
+from xdsl.dialects import gpu
+from xdsl.dialects.builtin import ModuleOp
 
 
 def static_shared_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
     """Per kernel of `gpu_module`, the static shared bytes it uses."""
-    sizes = _shared_global_bytes(gpu_module)
-    functions = {
-        op.sym_name.data: op
+    return {
+        op.sym_name.data: shared_global_bytes_read(op)
         for op in gpu_module.body.ops
-        if isinstance(op, gpu.FuncOp | func.FuncOp)
+        if isinstance(op, gpu.FuncOp) and op.kernel is not None
     }
-    references = {name: _references(op) for name, op in functions.items()}
-    totals: dict[str, int] = {}
-    for name, op in functions.items():
-        if not (isinstance(op, gpu.FuncOp) and op.kernel is not None):
-            continue
-        seen, pending, used = {name}, [name], set[str]()
-        while pending:
-            globals_, callees = references[pending.pop()]
-            used |= globals_
-            for callee in callees - seen:
-                if callee in references:
-                    seen.add(callee)
-                    pending.append(callee)
-        totals[name] = sum(sizes.get(symbol, 0) for symbol in used)
-    return totals
 
 
 def _kernels_by_name(module: ModuleOp) -> dict[tuple[str, str], gpu.FuncOp]:

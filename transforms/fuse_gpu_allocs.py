@@ -76,6 +76,7 @@ from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
 from gpu_alloc.transforms.reuse_barriers import FusionUnits, insert_barriers
+from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
 from gpu_alloc.transforms.trip_bounds import value_at_last_trip
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -225,7 +226,11 @@ def fuse_module(
     for unit, plan in plans.items():
         callees = [plans[c] for c in fusion.graph.callees(unit) if c in plans]
         check_shared_limit(
-            plan, fuse_options.max_shared_bytes, callees, fuse_options.static_shared_limit
+            plan,
+            fuse_options.max_shared_bytes,
+            callees,
+            fuse_options.static_shared_limit,
+            shared_global_bytes_read(unit),
         )
     named = [name_plan(plan, fresh_name) for plan in plans.values()]
     for plan in named:

@@ -291,6 +291,7 @@ def check_shared_limit(
     limit: int,
     callees: Sequence[KernelPlan] = (),
     static_limit: int | None = None,
+    global_bytes: int = 0,
 ) -> None:
     """Raises where the kernel's shared memory would not fit, before the target's tools or
     the launch say so: its own static bytes with those of the functions it calls
@@ -298,20 +299,21 @@ def check_shared_limit(
     `static_limit` (NVIDIA's 48 KiB, which ptxas enforces; each callee's bytes are a
     static array of their own, and so are the kernel's unless its backing is dynamic or
     above that limit, when it goes to dynamic shared memory); a device function in a
-    `gpu.module` is a static array too."""
+    `gpu.module` is a static array too. `global_bytes`: the shared `memref.global`s the
+    code and its callees read that stay as they are (static arrays as well)."""
     own = plan.shared_bytes()
-    total = own + sum(c.shared_bytes() for c in callees)
+    total = own + sum(c.shared_bytes() for c in callees) + global_bytes
     device = isinstance(plan.kernel, func.FuncOp) and _in_gpu_module(plan.kernel)
     dynamic = any(s.plan.dynamic_order for s in plan.spaces if s.space == MemorySpace.SHARED)
-    static = sum(c.shared_bytes() for c in callees)
+    static = sum(c.shared_bytes() for c in callees) + global_bytes
     if device or (not dynamic and (static_limit is None or own <= static_limit)):
         static += own
     what = f"kernel '{kernel_name(plan.kernel)}' needs {total} bytes of shared memory"
-    if callees and total > own:
-        called = ", ".join(
-            f"'{kernel_name(c.kernel)}' {c.shared_bytes()} B" for c in callees if c.shared_bytes()
-        )
-        what += f" with the functions it calls ({own} B its own; {called})"
+    if (callees or global_bytes) and total > own:
+        parts = [f"'{kernel_name(c.kernel)}' {c.shared_bytes()} B" for c in callees]
+        parts = [p for p, c in zip(parts, callees, strict=True) if c.shared_bytes()]
+        parts += [f"workgroup memref.globals {global_bytes} B"] if global_bytes else []
+        what += f" with the functions it calls ({own} B its own; {', '.join(parts)})"
     if total > limit:
         reason = f"over the limit of {limit} (max-shared-bytes)"
     elif static_limit is not None and static > static_limit and (device or static > own):
