@@ -80,11 +80,19 @@ class InsertedBarrier:
     """The inserted `gpu.barrier`."""
     hoisted: tuple[str, ...] = ()
     """The Funcs made in the loop whose back edge the barrier closes."""
+    between_calls: bool = False
+    """The barrier ends a function entered more than once per block: it separates one
+    call's accesses to `hoisted` (one buffer for every call) from the next's."""
 
     def describe(self) -> str:
         where = f"inserted gpu.barrier in '{self.kernel}' {self.after}"
         if self.bytes_before is None or self.bytes_after is None:
             funcs = ", ".join(f"'{name}'" for name in self.hoisted)
+            if self.between_calls:
+                return (
+                    f"{where}: ends every call, so {funcs} (one buffer for every call) cannot "
+                    "be accessed by two calls at once"
+                )
             return (
                 f"{where}: closes the loop's back edge, so {funcs} (made in the loop) can "
                 "be hoisted to the entry without one iteration's accesses racing with the next's"

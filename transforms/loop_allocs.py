@@ -73,7 +73,7 @@ def open_loop(alloc: Operation, code: Operation, stages: StageMap) -> OpenLoop |
     loops = enclosing_loops(alloc, code)
     if not loops:
         return None
-    accesses = _accesses(alloc)
+    accesses = alloc_accesses(alloc)
     for loop in loops:
         if _back_edge_closed(loop, accesses, stages):
             return None
@@ -87,7 +87,7 @@ def back_edge_block(loop: Loop) -> Block:
     return loop.body.block if isinstance(loop, scf.ForOp) else loop.after_region.blocks[0]
 
 
-def _accesses(alloc: Operation) -> list[tuple[Operation, list[Operation]]]:
+def alloc_accesses(alloc: Operation) -> list[tuple[Operation, list[Operation]]]:
     """Each op touching the allocation's contents, with the views it goes through."""
     found: list[tuple[Operation, list[Operation]]] = []
     views: dict[SSAValue, list[Operation]] = {alloc.results[0]: []}
@@ -161,13 +161,13 @@ def _same_accesses_every_iteration(
     for op, views in accesses:
         if not loop.is_ancestor(op):
             continue
-        operands = [v for o in (op, *views) for v in o.operands if _shapes_access(v)]
+        operands = [v for o in (op, *views) for v in o.operands if shapes_access(v)]
         if not all(invariant(v) for v in operands) or not _invariant_control(op, loop, invariant):
             return False
     return True
 
 
-def _shapes_access(value: SSAValue) -> bool:
+def shapes_access(value: SSAValue) -> bool:
     """Operands that decide which elements an access touches: indices, sizes, masks."""
     type_ = value.type
     if isinstance(type_, VectorType):

@@ -73,6 +73,7 @@ from gpu_alloc.transforms.loop_allocs import (
     enclosing_loops,
     open_loop,
 )
+from gpu_alloc.transforms.runs_once import RunsOnce, closed_entry, same_accesses_every_call
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
@@ -109,6 +110,15 @@ def insert_barriers(
     if mode == "never":
         return []
     back_edges = {unit: plan_back_edges(unit, fusion.graph) for unit in fusion.units}
+    runs_once = RunsOnce(fusion.graph)
+    for unit in fusion.units:  # functions entered more than once whose calls would overlap
+        edge = call_edge(unit, fusion.graph, runs_once)
+        calls = fusion.graph.calls.get(unit, [])
+        funcs = [a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE]
+        if edge is not None and (
+            back_edges[unit] or not same_accesses_every_call(unit, funcs, calls)
+        ):
+            back_edges[unit].append(edge)
     limit = None if mode == "always" else options.shared_limit()
     chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
     for unit in fusion.units:
@@ -116,6 +126,15 @@ def insert_barriers(
         reason = fusion.graph.why_not_uniform(unit)
         if reason is None:
             chosen.append((unit, claims))
+            edge = call_edge(unit, fusion.graph, runs_once)
+            taken = {gap for gap, _ in claims}
+            if (
+                claims
+                and edge is not None
+                and edge not in back_edges[unit]
+                and edge.gap not in taken
+            ):
+                back_edges[unit].append(edge)  # a reuse barrier inside: calls must not overlap
         elif claims:  # it would have bought bytes: say why it is not there
             where = kernel_name(unit)
             emit_remark("fuse-gpu-allocs", f"no barrier inserted in '{where}': {reason}", unit)
@@ -143,13 +162,36 @@ class BackEdge:
     """A planned barrier at the end of `loop`'s body, for the Funcs `funcs` made in it."""
 
     kernel: str
-    loop: Loop
+    loop: Loop | None
+    """None: the barrier ends a function entered more than once (`runs_once`)."""
     gap: Gap
     where: str
     funcs: tuple[str, ...]
 
     def inserted(self) -> InsertedBarrier:
-        return InsertedBarrier(self.kernel, self.where, None, None, self.gap.insert(), self.funcs)
+        op = self.gap.insert()
+        return InsertedBarrier(
+            self.kernel, self.where, None, None, op, self.funcs, self.loop is None
+        )
+
+
+def call_edge(unit: BlockLevelCode, graph: CallGraph, runs_once: RunsOnce) -> BackEdge | None:
+    """A barrier at the end of a function the block may enter more than once, when its
+    Funcs would otherwise be one buffer for calls that overlap (`runs_once`) and a
+    barrier may go there; None when none is needed or none may go."""
+    if not isinstance(unit, func.FuncOp) or len(unit.body.blocks) != 1:
+        return None
+    reason = runs_once.why_repeated(unit)
+    if reason is None or "recursively" in reason or closed_entry(unit):
+        return None
+    if graph.why_not_uniform(unit) is not None:
+        return None
+    funcs = [a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE]
+    if not funcs:
+        return None
+    gap = end_of_block(unit.body.blocks[0])
+    names = tuple(dict.fromkeys(a.alloc_name.data for a in funcs))
+    return BackEdge(kernel_name(unit), None, gap, gap.describe(unit), names)
 
 
 def plan_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[BackEdge]:
