@@ -134,7 +134,8 @@ class RunsOnce:
             return self._known[code]
         reason: str | None = None
         if isinstance(code, func.FuncOp):
-            if code in self.graph.callees(code):
+            reached = {code, *self.graph.callees(code)}
+            if any(enclosing_code(c) in reached for c in self.graph.calls.get(code, [])):
                 reason = f"'{kernel_name(code)}' is called recursively"
             else:
                 reason = self._calls_reason(code)
