@@ -12,6 +12,7 @@ import corpus
 import pytest
 from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering import lower_gpu_allocs
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.transforms import FuseGpuAllocsPass, fuse_gpu_allocs
 from gpu_alloc.transforms.block_level_code import block_level_code
@@ -137,9 +138,10 @@ def _imported(text: str) -> ModuleOp:
 def _fused_without_the_rule(text: str, monkeypatch: pytest.MonkeyPatch) -> ModuleOp:
     with monkeypatch.context() as patch:
         patch.setattr(fuse_gpu_allocs, "check_runs_once", lambda *args: None)
+        patch.setattr(lower_gpu_allocs, "check_module_runs_once", lambda *args: None)
         module = _imported(text)
         FuseGpuAllocsPass(insert_barriers="never").run(module)
-    LowerGpuAllocsPass().apply(Context(), module)  # one static array for every call
+        LowerGpuAllocsPass().apply(Context(), module)  # one static array for every call
     return module
 
 
@@ -231,3 +233,56 @@ def test_a_recursive_helper_is_refused(mode: str, monkeypatch: pytest.MonkeyPatc
     with pytest.raises(GpuAllocPassError, match="called recursively") as error:
         FuseGpuAllocsPass(insert_barriers=mode).run(_imported(RECURSIVE))
     assert error.value.op is not None and error.value.op.alloc_name.data == "A"
+
+
+LOOP_LOCAL = """
+gpu.module @m {
+  gpu.func @k(%out: memref<64xi32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c63 = arith.constant 63 : index
+    %t = gpu.thread_id x
+    %t1 = arith.addi %t, %c1 : index
+    %r = arith.remui %t1, %c63 : index
+    %ti = arith.index_cast %t : index to i32
+    scf.for %i = %c0 to %c3 step %c1 {
+      %A = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
+      %ii = arith.index_cast %i : index to i32
+      %v = arith.addi %ti, %ii : i32
+      memref.store %v, %A[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %a = memref.load %A[%r] : memref<64xi32, #gpu.address_space<workgroup>>
+      %o = memref.load %out[%t] : memref<64xi32>
+      %s = arith.addi %o, %a : i32
+      memref.store %s, %out[%t] : memref<64xi32>
+    }
+    gpu.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (LOOP_LOCAL, "no gpu.barrier closing the loop's back edge"),
+        (_helper(TWICE), "would be one buffer for every run of 'wg'"),
+        (RECURSIVE, "called recursively"),
+        (CF_LOOP, "loop of unstructured control flow"),
+    ],
+)
+def test_lowering_unfused_ir_applies_the_same_rule(text: str, message: str):
+    """`lower-gpu-allocs` alone gives each allocation one static array (issue 30 item 6)."""
+    module = _imported(text)
+    before = [op.name for op in module.walk()]
+    with pytest.raises(GpuAllocPassError, match=message):
+        LowerGpuAllocsPass().apply(Context(), module)
+    assert [op.name for op in module.walk()] == before  # (the rollback renames blocks)
+
+
+def test_lowering_a_closed_helper_called_twice_keeps_its_behaviour():
+    text = _helper(TWICE, end="gpu.barrier")
+    module = _imported(text)
+    LowerGpuAllocsPass().apply(Context(), module)
+    assert_same_behaviour(corpus.parse(text), module, LAUNCH, "lower-gpu-allocs")

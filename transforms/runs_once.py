@@ -38,16 +38,22 @@ from gpu_alloc.dialect import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.transforms.barrier_gaps import touches_memory
 from gpu_alloc.transforms.barrier_ops import is_barrier, may_be_barrier
-from gpu_alloc.transforms.block_level_code import BlockLevelCode, enclosing_code
+from gpu_alloc.transforms.block_level_code import BlockLevelCode, block_level_code, enclosing_code
 from gpu_alloc.transforms.call_graph import CallGraph
-from gpu_alloc.transforms.fusion_analysis import SPACE_WORDS
+from gpu_alloc.transforms.fusion_analysis import SPACE_WORDS, check_hoistable, kernel_allocs
 from gpu_alloc.transforms.kernel_ir import (
     BLOCK_UNIFORM_OPS,
     THREAD_ID_OPS,
     kernel_name,
     walk_ops,
 )
-from gpu_alloc.transforms.loop_allocs import CarriedAllocation, alloc_accesses, shapes_access
+from gpu_alloc.transforms.lifetimes import stage_map
+from gpu_alloc.transforms.loop_allocs import (
+    CarriedAllocation,
+    alloc_accesses,
+    enclosing_loops,
+    shapes_access,
+)
 from xdsl.dialects import func, gpu, scf
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
@@ -293,3 +299,20 @@ def check_runs_once(code: BlockLevelCode, allocs: list[AllocOp], runs_once: Runs
 
 def _what(alloc: AllocOp) -> str:
     return f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}'"
+
+
+def check_module_runs_once(module: Operation) -> None:
+    """The rule for every block-level code unit of `module` as it stands (unfused IR
+    included: `lower-gpu-allocs` gives each allocation one static place too), with the
+    loop rule of `loop_allocs` for allocations made in `scf` loops; raises for the first
+    allocation it refuses."""
+    graph = CallGraph(module)
+    runs_once = RunsOnce(graph)
+    for unit in block_level_code(module):
+        allocs = [a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE]
+        check_runs_once(unit, allocs, runs_once)
+        in_loops = [a for a in allocs if enclosing_loops(a, unit)]
+        if in_loops:
+            stages = stage_map(unit, graph.thread_dependence(unit))
+            for alloc in in_loops:
+                check_hoistable(unit, alloc, stages)
