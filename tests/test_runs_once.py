@@ -286,3 +286,39 @@ def test_lowering_a_closed_helper_called_twice_keeps_its_behaviour():
     module = _imported(text)
     LowerGpuAllocsPass().apply(Context(), module)
     assert_same_behaviour(corpus.parse(text), module, LAUNCH, "lower-gpu-allocs")
+
+
+GLOBAL_IN_HELPER = """
+gpu.module @m {
+  memref.global "private" @counter : memref<64xi32, #gpu.address_space<workgroup>>
+  func.func @wg(%out: memref<64xi32>) {
+    %t = gpu.thread_id x
+    %g = memref.get_global @counter : memref<64xi32, #gpu.address_space<workgroup>>
+    %o = memref.load %g[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    %c1 = arith.constant 1 : i32
+    %n = arith.addi %o, %c1 : i32
+    memref.store %n, %g[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    %s = memref.alloc() : memref<64xi32, #gpu.address_space<workgroup>>
+    memref.store %n, %s[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    %m = memref.load %s[%t] : memref<64xi32, #gpu.address_space<workgroup>>
+    memref.store %m, %out[%t] : memref<64xi32>
+    gpu.barrier
+    return
+  }
+  gpu.func @k(%out: memref<64xi32>) kernel {
+    func.call @wg(%out) : (memref<64xi32>) -> ()
+    func.call @wg(%out) : (memref<64xi32>) -> ()
+    gpu.return
+  }
+}
+"""
+"""`wg` counts its calls in a workgroup global and keeps a scratch buffer of its own:
+the global's bytes persist between the two calls, an allocation's would not."""
+
+
+def test_a_workgroup_global_of_a_device_function_stays_a_global():
+    module = _imported(GLOBAL_IN_HELPER)
+    assert any(op.name == "memref.global" for op in module.walk())  # issue 30 item 7
+    FuseGpuAllocsPass(insert_barriers="never").run(module)
+    assert any(op.name == "memref.global" for op in module.walk())
+    assert_same_behaviour(corpus.parse(GLOBAL_IN_HELPER), module, LAUNCH, "import, fuse")
