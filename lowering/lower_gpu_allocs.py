@@ -78,6 +78,7 @@ from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.layout_record import shifted_layout, single_func_layout
+from gpu_alloc.transforms.runs_once import check_module_runs_once
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -272,6 +273,7 @@ class LowerGpuAllocsPass(ModulePass):
             from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 
             FlattenAliasesPass().apply(ctx, op)
+        check_module_runs_once(op)  # fuse's rule for code run more than once per block
         launches = _kernel_launches(op)
         if launches:
             op.attributes[CONTAINER_MODULE] = UnitAttr()

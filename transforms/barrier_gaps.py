@@ -9,9 +9,10 @@ planner (`reuse_barriers`) asks that before it offers any position.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
+from gpu_alloc.transforms.barrier_ops import is_barrier
 from gpu_alloc.transforms.kernel_ir import (
     Kernel,
     ThreadDependence,
@@ -79,11 +80,19 @@ class InsertedBarrier:
     """The inserted `gpu.barrier`."""
     hoisted: tuple[str, ...] = ()
     """The Funcs made in the loop whose back edge the barrier closes."""
+    between_calls: bool = False
+    """The barrier ends a function entered more than once per block: it separates one
+    call's accesses to `hoisted` (one buffer for every call) from the next's."""
 
     def describe(self) -> str:
         where = f"inserted gpu.barrier in '{self.kernel}' {self.after}"
         if self.bytes_before is None or self.bytes_after is None:
             funcs = ", ".join(f"'{name}'" for name in self.hoisted)
+            if self.between_calls:
+                return (
+                    f"{where}: ends every call, so {funcs} (one buffer for every call) cannot "
+                    "be accessed by two calls at once"
+                )
             return (
                 f"{where}: closes the loop's back edge, so {funcs} (made in the loop) can "
                 "be hoisted to the entry without one iteration's accesses racing with the next's"
@@ -95,10 +104,10 @@ class InsertedBarrier:
 
 
 def touches_memory(op: Operation) -> bool:
-    """Whether `op` or an op inside it uses or makes a memref (or is a barrier)."""
+    """Whether `op` or an op inside it uses or makes a memref (or is a barrier:
+    `barrier_ops.is_barrier`)."""
     return any(
-        isinstance(o, gpu.BarrierOp)
-        or any(isinstance(v.type, MemRefType) for v in (*o.operands, *o.results))
+        is_barrier(o) or any(isinstance(v.type, MemRefType) for v in (*o.operands, *o.results))
         for o in walk_ops(op)
     )
 
@@ -123,29 +132,34 @@ def uniform_blocks(kernel: Kernel, depends_on_thread: ThreadDependence) -> Itera
         stack.extend(reversed(nested))
 
 
-def candidate_gaps(kernel: Kernel, depends_on_thread: ThreadDependence | None = None) -> list[Gap]:
+def candidate_gaps(
+    kernel: Kernel,
+    depends_on_thread: ThreadDependence | None = None,
+    planned: Collection[Gap] = (),
+) -> list[Gap]:
     """Every block-uniform barrier position that may change a lifetime, in program order.
 
     In a block, positions between two memory-touching ops are all alike, so only the one
     right after a memory-touching op is offered; a nested block also offers its start
-    (a barrier there closes a loop's back edge). None next to an existing barrier."""
+    (a barrier there closes a loop's back edge). None next to an existing barrier, nor
+    one of `planned` (barriers already decided on)."""
     gaps: list[Gap] = []
     entry = kernel.body.blocks[0] if kernel.body.blocks else None
     for block in uniform_blocks(kernel, depends_on_thread or ThreadDependence(kernel)):
         ops = list(block.ops)
         if not any(touches_memory(o) for o in ops):
             continue
-        if block is not entry and ops and not isinstance(ops[0], gpu.BarrierOp):
+        if block is not entry and ops and not is_barrier(ops[0]):
             gaps.append(Gap(block, None))
         for op, following in zip(ops, ops[1:], strict=False):
             if (
                 touches_memory(op)
-                and not isinstance(op, gpu.BarrierOp)
-                and not isinstance(following, gpu.BarrierOp)
+                and not is_barrier(op)
+                and not is_barrier(following)
                 and not (block is entry and following.has_trait(IsTerminator))
             ):
                 gaps.append(Gap(block, op))
-    return gaps
+    return [g for g in gaps if g not in planned]
 
 
 def _describe(op: Operation) -> str:

@@ -8,8 +8,10 @@ the function at the same point. `CallGraph` answers that from the module alone:
   entry point (IREE's workgroup-level function, run by every thread of a workgroup);
 - any other function is *reached uniformly* when every reference to it is a
   `func.call` that is not under thread-dependent control flow in its caller
-  (`kernel_ir.is_thread_dependent_control`), and every caller is reached uniformly in
-  turn. A function referenced any other way (`func.constant`, an unknown op), called
+  (`kernel_ir.is_thread_dependent_control` for structured ops; for a call in a block of
+  an unstructured body, `uniform_block`: every branch of that CFG is on a uniform
+  condition, so no thread-dependent `cf.cond_br` or early return leads to it), and every
+  caller is reached uniformly in turn. A function referenced any other way (`func.constant`, an unknown op), called
   recursively, or that nothing in the module calls (a device function whose caller
   the pass cannot see) is not.
 
@@ -32,7 +34,7 @@ from gpu_alloc.transforms.kernel_ir import (
     kernel_name,
     walk_ops,
 )
-from xdsl.dialects import func, gpu
+from xdsl.dialects import cf, func, gpu
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
@@ -115,9 +117,9 @@ class CallGraph:
         if code is None:
             return False
         depends = self.thread_dependence(code)
-        return not any(
-            is_thread_dependent_control(parent, depends) for parent in enclosing_ops(call, code)
-        )
+        if any(is_thread_dependent_control(p, depends) for p in enclosing_ops(call, code)):
+            return False
+        return uniform_block(call, code, depends)
 
     def why_not_uniform(self, code: Operation) -> str | None:
         """None if the whole block enters `code` together, else the reason it may not."""
@@ -182,6 +184,38 @@ class CallGraph:
                     dependent.append(k)
                     break
         return dependent
+
+
+def uniform_block(op: Operation, code: Operation, depends: ThreadDependence) -> bool:
+    """Whether every thread of the block that enters `code` reaches the block holding
+    `op` (at each level of nesting up to `code`): it is its region's entry block, or
+    every branch of that region's CFG is on a block-uniform condition (`cf.br`, a
+    `cf.cond_br` or `cf.switch` whose condition or flag does not depend on the thread),
+    and no block of it leaves early (a `return` outside the last block ends the code for
+    some paths only when a branch before it is thread-dependent, which is excluded)."""
+    current: Operation | None = op
+    while current is not None and current is not code:
+        region = current.parent_region()
+        block = current.parent_block()
+        if region is None or block is None:
+            return False
+        if len(region.blocks) > 1 and block is not region.blocks[0]:
+            for other in region.blocks:
+                terminator = other.last_op
+                if terminator is None or not terminator.successors:
+                    continue
+                if isinstance(terminator, cf.BranchOp):
+                    continue
+                if isinstance(terminator, cf.ConditionalBranchOp):
+                    if depends(terminator.cond):
+                        return False
+                elif isinstance(terminator, cf.SwitchOp):
+                    if depends(terminator.flag):
+                        return False
+                else:
+                    return False  # a branch the model does not know
+        current = region.parent_op()
+    return True
 
 
 def _ancestors(op: Operation) -> Iterator[Operation]:

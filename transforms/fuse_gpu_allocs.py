@@ -68,6 +68,7 @@ from gpu_alloc.transforms.fusion_analysis import (
     KernelPlan,
     SpaceLayout,
     check_shared_limit,
+    kernel_allocs,
     name_plan,
     plan_kernel,
 )
@@ -76,6 +77,7 @@ from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
 from gpu_alloc.transforms.reuse_barriers import FusionUnits, insert_barriers
+from gpu_alloc.transforms.runs_once import RunsOnce, check_runs_once
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
 from gpu_alloc.transforms.trip_bounds import value_at_last_trip
 from xdsl.builder import Builder
@@ -217,6 +219,9 @@ def fuse_module(
 
     fuse_options = options.fuse_options()
     plans: dict[Operation, KernelPlan] = {}
+    runs_once = RunsOnce(fusion.graph)
+    for unit in fusion.units:
+        check_runs_once(unit, kernel_allocs(unit), runs_once)
     for unit in fusion.units:
         plan = fusion.base_plans.get(unit)
         if plan is None:

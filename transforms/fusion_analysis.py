@@ -12,12 +12,13 @@ leaves the module as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from gpu_alloc.dialect import AllocOp, MemorySpace, is_backing
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
+from gpu_alloc.transforms.barrier_gaps import Gap
 from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
 from gpu_alloc.transforms.block_level_code import owned_by
 from gpu_alloc.transforms.block_sizes import bounded_byte_size, size_slice
@@ -119,9 +120,12 @@ def plan_kernel(
     kernel: Kernel,
     options: FuseOptions,
     depends_on_thread: ThreadDependence | None = None,
+    hypothetical: Iterable[Gap] = (),
 ) -> KernelPlan:
     """Everything `fuse-gpu-allocs` will do to `kernel`; raises on any user error.
-    `depends_on_thread`: the kernel's thread dependence (`CallGraph.thread_dependence`)."""
+    `depends_on_thread`: the kernel's thread dependence (`CallGraph.thread_dependence`);
+    `hypothetical`: positions planned as if a `gpu.barrier` stood there (the IR is not
+    changed; `reuse_barriers` measures its plans so)."""
     entry = kernel.body.blocks[0]
     allocs = kernel_allocs(kernel)
     block_level = [a for a in allocs if a.space != MemorySpace.PRIVATE]
@@ -129,7 +133,7 @@ def plan_kernel(
     for alloc in block_level:
         _check_block_level(kernel, alloc, depends_on_thread)
         size_slice(alloc, entry)
-    stages = stage_map(kernel, depends_on_thread)
+    stages = stage_map(kernel, depends_on_thread, hypothetical)
     for alloc in block_level:
         check_hoistable(kernel, alloc, stages)
     funcs = _merge_same_names(block_level, stages, options.alignment)

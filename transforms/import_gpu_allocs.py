@@ -52,7 +52,7 @@ from gpu_alloc.transforms.gpu_buffers import (
 )
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from xdsl.context import Context
-from xdsl.dialects import gpu, memref
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -259,6 +259,10 @@ def _import_global(
     ]
     owners = {_block_level_owner(u, importers) for u in users}
     why = _global_refusal(global_op, users, owners)
+    if why is None and _entered_by_calls(next(iter(owners)), module):
+        # A global's bytes persist from one call to the next, an allocation's do not;
+        # and fused with the function's Funcs it would share their bytes.
+        why = "it is used by a device function, whose calls it outlives"
     escape: Escape | None = None
     if why is None:
         (owner,) = owners
@@ -283,6 +287,22 @@ def _import_global(
         user.results[0].replace_all_uses_with(alloc.memref)
         Rewriter.erase_op(user)
     Rewriter.erase_op(global_op)
+
+
+def _entered_by_calls(owner: Operation | None, module: ModuleOp) -> bool:
+    """Whether `owner` is a function that calls enter (a device function), not a
+    kernel, a launch body or an uncalled top-level entry run once per workgroup."""
+    if not isinstance(owner, func.FuncOp):
+        return False
+    parent = owner.parent_op()
+    while parent is not None:
+        if isinstance(parent, gpu.ModuleOp):
+            return True
+        parent = parent.parent_op()
+    name = owner.sym_name.data
+    return any(
+        isinstance(o, func.CallOp) and o.callee.string_value() == name for o in walk_ops(module)
+    )
 
 
 def _global_refusal(

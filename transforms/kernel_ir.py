@@ -11,9 +11,10 @@ thread.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
+from gpu_alloc.transforms.barrier_ops import is_barrier
 from xdsl.dialects import func, gpu, scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
@@ -94,20 +95,23 @@ def walk_ops(op: Operation) -> Iterator[Operation]:
             )
 
 
-def ops_with_barriers(root: Operation) -> set[Operation]:
-    """Every op under `root` (itself included) that contains a `gpu.barrier`."""
+def ops_with_barriers(root: Operation, extra: Iterable[Block] = ()) -> set[Operation]:
+    """Every op under `root` (itself included) that contains a barrier
+    (`barrier_ops.is_barrier`), or one of the blocks `extra` (where a barrier is
+    supposed: `lifetimes.stage_map`'s hypothetical barriers)."""
     found: set[Operation] = set()
-    for op in walk_ops(root):
-        if isinstance(op, gpu.BarrierOp):
-            current: Operation | None = op
-            while current is not None and current not in found:
-                found.add(current)
-                current = None if current is root else current.parent_op()
+    starts = [op for op in walk_ops(root) if is_barrier(op)]
+    starts += [op for op in (b.parent_op() for b in extra) if op is not None]
+    for op in starts:
+        current: Operation | None = op
+        while current is not None and current not in found:
+            found.add(current)
+            current = None if current is root else current.parent_op()
     return found
 
 
 def contains_barrier(op: Operation) -> bool:
-    return any(isinstance(o, gpu.BarrierOp) for o in walk_ops(op))
+    return any(is_barrier(o) for o in walk_ops(op))
 
 
 class ThreadDependence:

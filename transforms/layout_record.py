@@ -23,6 +23,7 @@ from gpu_alloc.dialect import (
 from gpu_alloc.dialect.slice_overlap import meeting
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.source_lines import source_line
+from gpu_alloc.transforms.barrier_ops import is_barrier
 from gpu_alloc.transforms.block_level_code import block_level_code, enclosing_code, owned_by
 from gpu_alloc.transforms.block_sizes import bounded_byte_size
 from gpu_alloc.transforms.iv_conditions import constant_int
@@ -70,12 +71,12 @@ def stage_count(stages: StageMap) -> int:
     return stages.last_stage + 1
 
 
-def stage_openers(stages: StageMap) -> dict[int, list[gpu.BarrierOp]]:
+def stage_openers(stages: StageMap) -> dict[int, list[Operation]]:
     """For each stage after the first, the `gpu.barrier`s that begin it (several when it
     begins in more than one branch of an `scf.if`), in program order."""
-    openers: dict[int, list[gpu.BarrierOp]] = {}
+    openers: dict[int, list[Operation]] = {}
     for op, interval in stages.stage_of.items():
-        if isinstance(op, gpu.BarrierOp):  # a barrier moves the point to the stage `end`
+        if is_barrier(op):  # a barrier moves the point to the stage `end`
             openers.setdefault(interval.end, []).append(op)
     return openers
 

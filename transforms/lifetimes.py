@@ -47,9 +47,11 @@ Every walk is iterative: nesting depth is not limited by Python's recursion limi
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 
+from gpu_alloc.transforms.barrier_gaps import Gap
+from gpu_alloc.transforms.barrier_ops import is_barrier
 from gpu_alloc.transforms.iv_conditions import constant_int
 from gpu_alloc.transforms.kernel_ir import (
     Kernel,
@@ -98,6 +100,9 @@ class StageMap:
     last_stage: int = 0
     """The highest stage number used."""
     not_intact_reason: str | None = None
+    hypothetical: frozenset[Gap] = frozenset()
+    """The barriers the map supposes at positions where the IR has none (a planner's
+    what-if: `reuse_barriers` measures a plan before it changes any IR)."""
 
     @property
     def intact(self) -> bool:
@@ -117,16 +122,25 @@ def _runs_at_least_once(loop: scf.ForOp) -> bool:
     return lb is not None and ub is not None and lb < ub
 
 
-def _barrier_on_back_edge(body: Block) -> bool:
+def _barrier_on_back_edge(body: Block, hypothetical: frozenset[Gap]) -> bool:
+    """The body starts or ends with a barrier (real, or one of `hypothetical`)."""
     ops = [o for o in body.ops if not isinstance(o, scf.YieldOp)]
-    return bool(ops) and (isinstance(ops[0], gpu.BarrierOp) or isinstance(ops[-1], gpu.BarrierOp))
+    if Gap(body, None) in hypothetical or (ops and Gap(body, ops[-1]) in hypothetical):
+        return True
+    return bool(ops) and (is_barrier(ops[0]) or is_barrier(ops[-1]))
 
 
 class _StageWalker:
-    def __init__(self, kernel: Kernel, depends_on_thread: ThreadDependence | None):
+    def __init__(
+        self,
+        kernel: Kernel,
+        depends_on_thread: ThreadDependence | None,
+        hypothetical: frozenset[Gap],
+    ):
         self.depends_on_thread = depends_on_thread or ThreadDependence(kernel)
-        self.with_barriers = ops_with_barriers(kernel)
-        self.map = StageMap()
+        self.hypothetical = hypothetical
+        self.with_barriers = ops_with_barriers(kernel, (g.block for g in hypothetical))
+        self.map = StageMap(hypothetical=hypothetical)
         self.high = 0
         """The highest stage number in an interval given to an op so far."""
 
@@ -151,8 +165,12 @@ class _StageWalker:
         return sent
 
     def walk_block(self, block: Block, current: Lifetime) -> _Walk:
+        if self.hypothetical and Gap(block, None) in self.hypothetical:
+            current = Lifetime(current.end, current.end + 1)
         for op in block.ops:
             current = yield from self.walk_op(op, current)
+            if self.hypothetical and Gap(block, op) in self.hypothetical:
+                current = Lifetime(current.end, current.end + 1)
         return current
 
     def assign(self, op: Operation, current: Lifetime) -> None:
@@ -168,7 +186,7 @@ class _StageWalker:
 
     def walk_op(self, op: Operation, current: Lifetime) -> _Walk:
         self.assign(op, current)
-        if isinstance(op, gpu.BarrierOp):
+        if is_barrier(op):
             return Lifetime(current.end, current.end + 1)
         if op not in self.with_barriers or isinstance(op, gpu.LaunchOp):
             # A launch in a function is code of its own: its barriers are its block's.
@@ -202,7 +220,9 @@ class _StageWalker:
         for block, entry in regions:
             exits.append((yield (block, current if entry is None else exits[entry])))
         span = Lifetime(current.start, self.high + 1)
-        on_back_edge = isinstance(op, scf.ForOp) and _barrier_on_back_edge(op.body.block)
+        on_back_edge = isinstance(op, scf.ForOp) and _barrier_on_back_edge(
+            op.body.block, self.hypothetical
+        )
         self.map.loops[op] = BarrierLoop(op, span, on_back_edge)
         self.high = max(outer_high, self.high)
         if len(exits) == 1:
@@ -215,10 +235,15 @@ class _StageWalker:
         return f"a gpu.barrier is inside '{op.name}', which the analysis does not understand"
 
 
-def stage_map(kernel: Kernel, depends_on_thread: ThreadDependence | None = None) -> StageMap:
+def stage_map(
+    kernel: Kernel,
+    depends_on_thread: ThreadDependence | None = None,
+    hypothetical: Iterable[Gap] = (),
+) -> StageMap:
     """The barrier-stage interval of every op of `kernel` (`depends_on_thread`: its
-    thread dependence, if already solved)."""
-    walker = _StageWalker(kernel, depends_on_thread)
+    thread dependence, if already solved), as if a `gpu.barrier` stood at each of the
+    positions `hypothetical` too. The IR is not changed."""
+    walker = _StageWalker(kernel, depends_on_thread, frozenset(hypothetical))
     blocks = kernel.body.blocks
     if len(blocks) > 1 and kernel in walker.with_barriers:
         walker.fail("the kernel body has several blocks (unstructured control flow)")

@@ -11,7 +11,7 @@ when, for the loops around the allocation, innermost first:
    of its accesses, there is a `gpu.barrier` (for an `scf.while`, also: on every path
    through the region the Func is not in). Such a loop closes every loop around it too:
    each path from one iteration's access to another's leaves through its body's end; or
-2. the loop holds no barrier (nor a call, which might hold one) and the Func's accesses
+2. the loop holds no barrier nor possible barrier (`barrier_ops`: a call, an unknown op) and the Func's accesses
    in it touch the same bytes from the same threads on every iteration (their indices,
    masks, the views they go through and the conditions and inner loop bounds around them
    do not change from one iteration to the next). Two iterations' accesses in one
@@ -27,11 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_alloc.transforms.barrier_ops import may_be_barrier
 from gpu_alloc.transforms.kernel_ir import BLOCK_UNIFORM_OPS, THREAD_ID_OPS, walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap
 from gpu_alloc.transforms.memory_effects import UseKind
 from gpu_alloc.transforms.memref_uses import memref_accesses
-from xdsl.dialects import func, gpu, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
@@ -72,11 +73,11 @@ def open_loop(alloc: Operation, code: Operation, stages: StageMap) -> OpenLoop |
     loops = enclosing_loops(alloc, code)
     if not loops:
         return None
-    accesses = _accesses(alloc)
+    accesses = alloc_accesses(alloc)
     for loop in loops:
         if _back_edge_closed(loop, accesses, stages):
             return None
-        if not _same_accesses_every_iteration(loop, accesses):
+        if not _same_accesses_every_iteration(loop, accesses, stages):
             return OpenLoop(alloc, loop)
     return None
 
@@ -86,7 +87,7 @@ def back_edge_block(loop: Loop) -> Block:
     return loop.body.block if isinstance(loop, scf.ForOp) else loop.after_region.blocks[0]
 
 
-def _accesses(alloc: Operation) -> list[tuple[Operation, list[Operation]]]:
+def alloc_accesses(alloc: Operation) -> list[tuple[Operation, list[Operation]]]:
     """Each op touching the allocation's contents, with the views it goes through."""
     found: list[tuple[Operation, list[Operation]]] = []
     views: dict[SSAValue, list[Operation]] = {alloc.results[0]: []}
@@ -150,21 +151,23 @@ def _exit(block: Block, stages: StageMap) -> Lifetime | None:
 
 
 def _same_accesses_every_iteration(
-    loop: Loop, accesses: list[tuple[Operation, list[Operation]]]
+    loop: Loop, accesses: list[tuple[Operation, list[Operation]]], stages: StageMap
 ) -> bool:
-    if any(isinstance(op, gpu.BarrierOp | func.CallOp) for op in walk_ops(loop)):
+    if any(may_be_barrier(op) for op in walk_ops(loop)):
+        return False
+    if any(loop.is_ancestor(gap.block) for gap in stages.hypothetical):
         return False
     invariant = _Invariance(loop)
     for op, views in accesses:
         if not loop.is_ancestor(op):
             continue
-        operands = [v for o in (op, *views) for v in o.operands if _shapes_access(v)]
+        operands = [v for o in (op, *views) for v in o.operands if shapes_access(v)]
         if not all(invariant(v) for v in operands) or not _invariant_control(op, loop, invariant):
             return False
     return True
 
 
-def _shapes_access(value: SSAValue) -> bool:
+def shapes_access(value: SSAValue) -> bool:
     """Operands that decide which elements an access touches: indices, sizes, masks."""
     type_ = value.type
     if isinstance(type_, VectorType):

@@ -10,8 +10,9 @@ callers the pass cannot see):
   at the end of that loop's body. With `never`, or where no barrier may go, fusion
   refuses the Func with a located diagnostic instead.
 - **Reuse**: two shared Funcs share bytes only when a barrier separates their accesses
-  on every path (`lifetimes`). The planner measures (`fusion_analysis.plan_kernel` on
-  the code with the barriers in place, no other IR change): it starts from a barrier at
+  on every path (`lifetimes`). The planner measures (`fusion_analysis.plan_kernel`
+  with the barriers supposed, not inserted: `lifetimes.stage_map`'s hypothetical
+  barriers): it starts from a barrier at
   every candidate position and, innermost loops first, drops each one whose removal
   does not grow the backing (`always`) or keeps it within `max-shared-bytes` minus what
   the code's callees take (`over-limit`). Barriers are not monotone (a barrier at the
@@ -20,7 +21,11 @@ callers the pass cannot see):
   at a time, any barrier without which the backing stays as small (`always`) or within
   the limit (`over-limit`).
 
-Every unit of code is planned on its own (a `gpu.launch` in a function is code of its
+The planning is a pure what-if, so it ends by construction: each loop's back edge is
+planned at most once (a Func whose loop that barrier does not close is refused), the
+sweep tries each reuse position once, and the final drop removes one barrier a round.
+No IR changes until every unit's plan is final; then each planned barrier is inserted
+once. Every unit of code is planned on its own (a `gpu.launch` in a function is code of its
 own: its barriers are not the function's) before any reuse barrier is inserted, so each
 kept barrier's remark is true of the module the pass leaves: the backing without that
 barrier (the others kept) and with it. `always` inserts nothing if the barriers do not
@@ -68,9 +73,9 @@ from gpu_alloc.transforms.loop_allocs import (
     enclosing_loops,
     open_loop,
 )
+from gpu_alloc.transforms.runs_once import RunsOnce, closed_entry, same_accesses_every_call
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.rewriter import Rewriter
 
 MODES = ("never", "over-limit", "always")
 
@@ -91,8 +96,11 @@ def insert_barriers(
     fusion: FusionUnits, options: Any, fuse_options: FuseOptions
 ) -> list[InsertedBarrier]:
     """Inserts the barriers `options.insert_barriers` (a `FuseGpuAllocsPass`) asks for;
-    returns them, back edges first, then per unit in program order. On an error the
-    module is as it was."""
+    returns them, back edges first, then per unit in program order.
+
+    A pure what-if until every unit's plan is final: the back edges and the reuse
+    barriers are measured as hypothetical barriers (`lifetimes.stage_map`), and the IR
+    is changed once, at the end. On an error nothing was inserted."""
     mode = options.insert_barriers
     if mode not in MODES:
         raise GpuAllocPassError(
@@ -101,28 +109,45 @@ def insert_barriers(
         )
     if mode == "never":
         return []
+    back_edges = {unit: plan_back_edges(unit, fusion.graph) for unit in fusion.units}
+    runs_once = RunsOnce(fusion.graph)
+    for unit in fusion.units:  # functions entered more than once whose calls would overlap
+        edge = call_edge(unit, fusion.graph, runs_once)
+        calls = fusion.graph.calls.get(unit, [])
+        funcs = [a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE]
+        if edge is not None and (
+            back_edges[unit] or not same_accesses_every_call(unit, funcs, calls)
+        ):
+            back_edges[unit].append(edge)
+    limit = None if mode == "always" else options.shared_limit()
+    chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
+    for unit in fusion.units:
+        claims = _Planner(unit, fuse_options, fusion, back_edges).choose(limit)
+        reason = fusion.graph.why_not_uniform(unit)
+        if reason is None:
+            chosen.append((unit, claims))
+            edge = call_edge(unit, fusion.graph, runs_once)
+            taken = {gap for gap, _ in claims}
+            if (
+                claims
+                and edge is not None
+                and edge not in back_edges[unit]
+                and edge.gap not in taken
+            ):
+                back_edges[unit].append(edge)  # a reuse barrier inside: calls must not overlap
+        elif claims:  # it would have bought bytes: say why it is not there
+            where = kernel_name(unit)
+            emit_remark("fuse-gpu-allocs", f"no barrier inserted in '{where}': {reason}", unit)
+    # Every unit decided: now insert, each position once.
     inserted: list[InsertedBarrier] = []
-    try:
-        for unit in fusion.units:
-            inserted += _close_back_edges(unit, fusion.graph)
-        limit = None if mode == "always" else options.shared_limit()
-        chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
-        for unit in fusion.units:
-            claims = _Planner(unit, fuse_options, fusion).choose(limit)
-            reason = fusion.graph.why_not_uniform(unit)
-            if reason is None:
-                chosen.append((unit, claims))
-            elif claims:  # it would have bought bytes: say why it is not there
-                where = kernel_name(unit)
-                emit_remark("fuse-gpu-allocs", f"no barrier inserted in '{where}': {reason}", unit)
-        for unit, claims in chosen:  # every unit decided: now insert
-            inserted += [claim.inserted(gap) for gap, claim in claims]
-            if claims:
-                fusion.base_plans[unit] = None
-    except Exception:
-        for barrier in inserted:
-            Rewriter.erase_op(barrier.op)
-        raise
+    for unit in fusion.units:
+        inserted += [edge.inserted() for edge in back_edges[unit]]
+        if back_edges[unit]:
+            fusion.base_plans[unit] = None  # planned on hypothetical barriers: plan again
+    for unit, claims in chosen:
+        inserted += [claim.inserted(gap) for gap, claim in claims]
+        if claims:
+            fusion.base_plans[unit] = None
     for barrier in inserted:  # located at the op the barrier follows (or its region's op)
         anchor = barrier.op.prev_op or barrier.op.parent_op()
         emit_remark("fuse-gpu-allocs", barrier.describe(), anchor)
@@ -132,9 +157,49 @@ def insert_barriers(
 # ---- back edges -------------------------------------------------------------------------
 
 
-def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBarrier]:
-    """A barrier at the end of each loop body a hoisted Func would race across; repeated
-    until none is left, since a barrier in a loop can open it for another Func."""
+@dataclass(frozen=True)
+class BackEdge:
+    """A planned barrier at the end of `loop`'s body, for the Funcs `funcs` made in it."""
+
+    kernel: str
+    loop: Loop | None
+    """None: the barrier ends a function entered more than once (`runs_once`)."""
+    gap: Gap
+    where: str
+    funcs: tuple[str, ...]
+
+    def inserted(self) -> InsertedBarrier:
+        op = self.gap.insert()
+        return InsertedBarrier(
+            self.kernel, self.where, None, None, op, self.funcs, self.loop is None
+        )
+
+
+def call_edge(unit: BlockLevelCode, graph: CallGraph, runs_once: RunsOnce) -> BackEdge | None:
+    """A barrier at the end of a function the block may enter more than once, when its
+    Funcs would otherwise be one buffer for calls that overlap (`runs_once`) and a
+    barrier may go there; None when none is needed or none may go."""
+    if not isinstance(unit, func.FuncOp) or len(unit.body.blocks) != 1:
+        return None
+    reason = runs_once.why_repeated(unit)
+    if reason is None or "recursively" in reason or closed_entry(unit):
+        return None
+    if graph.why_not_uniform(unit) is not None:
+        return None
+    funcs = [a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE]
+    if not funcs:
+        return None
+    gap = end_of_block(unit.body.blocks[0])
+    names = tuple(dict.fromkeys(a.alloc_name.data for a in funcs))
+    return BackEdge(kernel_name(unit), None, gap, gap.describe(unit), names)
+
+
+def plan_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[BackEdge]:
+    """A barrier at the end of each loop body a hoisted Func would race across, planned
+    (not inserted): a barrier in a loop can open it for another Func, so the loops are
+    asked again with the planned barriers supposed in place, until none opens. Each
+    loop is closed at most once, so this ends after at most one round per loop; a Func
+    whose loop a planned barrier does not close is refused with a located diagnostic."""
     allocs = [
         a
         for a in kernel_allocs(unit)
@@ -144,17 +209,26 @@ def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBa
         return []
     depends = graph.thread_dependence(unit)
     allocs = [a for a in allocs if _uniformly_made(a, unit, depends)]
-    inserted: list[InsertedBarrier] = []
+    closed: dict[Loop, BackEdge] = {}
     while allocs:
-        stages = stage_map(unit, depends)
+        stages = stage_map(unit, depends, [edge.gap for edge in closed.values()])
         opened: dict[Loop, list[AllocOp]] = {}
         for alloc in allocs:
             try:
                 found = open_loop(alloc, unit, stages)
             except CarriedAllocation:
                 continue  # plan_kernel refuses it
-            if found is not None:
-                opened.setdefault(found.loop, []).append(alloc)
+            if found is None:
+                continue
+            if found.loop in closed:
+                raise GpuAllocPassError(
+                    f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}' is made "
+                    f"in an '{found.loop.name}' body whose back edge a gpu.barrier does not "
+                    f"close in '{kernel_name(unit)}'"
+                    + (f": {stages.not_intact_reason}" if stages.not_intact_reason else ""),
+                    alloc,
+                )
+            opened.setdefault(found.loop, []).append(alloc)
         if not opened:
             break
         reason = graph.why_not_uniform(unit)
@@ -169,12 +243,9 @@ def _close_back_edges(unit: BlockLevelCode, graph: CallGraph) -> list[InsertedBa
                     funcs[0],
                 )
             gap = end_of_block(back_edge_block(loop))
-            where = gap.describe(unit)
             names = tuple(dict.fromkeys(a.alloc_name.data for a in funcs))
-            inserted.append(
-                InsertedBarrier(kernel_name(unit), where, None, None, gap.insert(), names)
-            )
-    return inserted
+            closed[loop] = BackEdge(kernel_name(unit), loop, gap, gap.describe(unit), names)
+    return list(closed.values())
 
 
 def _uniformly_made(alloc: AllocOp, unit: BlockLevelCode, depends: ThreadDependence) -> bool:
@@ -201,29 +272,41 @@ class _Claim:
 
 
 class _Planner:
-    def __init__(self, kernel: BlockLevelCode, options: FuseOptions, fusion: FusionUnits):
+    def __init__(
+        self,
+        kernel: BlockLevelCode,
+        options: FuseOptions,
+        fusion: FusionUnits,
+        back_edges: dict[BlockLevelCode, list[BackEdge]] | None = None,
+    ):
         self.kernel, self.options, self.fusion = kernel, options, fusion
+        self.back_edges = back_edges or {}
+        self.planned = [edge.gap for edge in self.back_edges.get(kernel, [])]
+        """The kernel's back-edge barriers: supposed in every measurement."""
         self.depends_on_thread = fusion.graph.thread_dependence(kernel)
+        self.measured = 0
+        """How many plans this planner made (the work bound `tests` check)."""
+
+    def plan(self, gaps: Sequence[Gap]) -> KernelPlan | None:
+        """The kernel's plan with a barrier at each of `gaps` and its back edges, none of
+        them inserted; None if planning refuses the code."""
+        self.measured += 1
+        try:
+            return plan_kernel(
+                self.kernel, self.options, self.depends_on_thread, [*self.planned, *gaps]
+            )
+        except GpuAllocPassError:
+            return None
 
     def shared_bytes(self, gaps: Sequence[Gap]) -> int | None:
         """The kernel's static shared bytes with a barrier at each of `gaps`."""
-        barriers = [gap.insert() for gap in gaps]
-        try:
-            plan = plan_kernel(self.kernel, self.options, self.depends_on_thread)
-        except GpuAllocPassError:
-            return None
-        finally:
-            for barrier in barriers:
-                Rewriter.erase_op(barrier)
-        return plan.shared_bytes()
+        plan = self.plan(gaps)
+        return None if plan is None else plan.shared_bytes()
 
     def base_bytes(self) -> int | None:
         plan = self.fusion.base_plans.get(self.kernel)
         if plan is None and self.kernel not in self.fusion.base_plans:
-            try:
-                plan = plan_kernel(self.kernel, self.options, self.depends_on_thread)
-            except GpuAllocPassError:
-                plan = None
+            plan = self.plan([])
             self.fusion.base_plans[self.kernel] = plan
         return None if plan is None else plan.shared_bytes()
 
@@ -232,7 +315,8 @@ class _Planner:
         total = 0
         for callee in self.fusion.graph.callees(self.kernel):
             if isinstance(callee, func.FuncOp) and callee in self.fusion.units:
-                total += _Planner(callee, self.options, self.fusion).base_bytes() or 0
+                planner = _Planner(callee, self.options, self.fusion, self.back_edges)
+                total += planner.base_bytes() or 0
         return total
 
     def worth_planning(self, limit: int | None) -> bool:
@@ -254,7 +338,7 @@ class _Planner:
         base = self.base_bytes()
         if base is None or (limit is not None and base <= limit):
             return []
-        gaps = candidate_gaps(self.kernel, self.depends_on_thread)
+        gaps = candidate_gaps(self.kernel, self.depends_on_thread, self.planned)
         kept, current = list(gaps), self.shared_bytes(gaps)
         # Drop every barrier the goal does not need, those inside loops (which run on
         # every iteration) first; keep the smallest backing met on the way.
