@@ -7,14 +7,16 @@ for a GPU kernel, `<{CConv = #llvm.cconv<ptx_kernelcc>, ...}>` (also `amdgpu_ker
 (`MLIR_CALLING_CONVENTIONS`) into xDSL's own `llvm.CallingConventionAttr` (so
 `llvm.func`'s `CConv` property holds it and it prints as `#llvm.cconv<ptx_kernelcc>`);
 an unknown name is a located parse error naming it. The parser (`MlirNameParser`) calls
-it for `#llvm.cconv`; xDSL itself is not changed.
+it for `#llvm.cconv`; `MLIR_LLVM`'s `llvm.func` reads the conventions in custom form too
+(`llvm.func ptx_kernelcc @k`). xDSL itself is not changed.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import StringAttr
-from xdsl.parser import AttrParser
+from xdsl.ir import Dialect
+from xdsl.parser import AttrParser, Parser
 
 MLIR_CALLING_CONVENTIONS: frozenset[str] = frozenset(
     (
@@ -66,3 +68,24 @@ def parse_calling_convention(parser: AttrParser) -> llvm.CallingConventionAttr:
         )
     parser.parse_punctuation(">")
     return calling_convention(name)
+
+
+class FuncOp(llvm.FuncOp):
+    """`llvm.func` whose custom form reads MLIR 22's conventions too
+    (`llvm.func ptx_kernelcc @k(...)`, as xDSL and MLIR print it). A plain subclass, as
+    `mlir_memref.GlobalOp`: the op keeps xDSL's definition and printed form."""
+
+    @staticmethod
+    def _parse_cconv(parser: Parser) -> llvm.CallingConventionAttr:
+        for name in sorted(MLIR_CALLING_CONVENTIONS - llvm.LLVM_CALLING_CONVS):
+            if parser.parse_optional_keyword(name):
+                return calling_convention(name)
+        return llvm.FuncOp._parse_cconv(parser)  # pyright: ignore[reportPrivateUsage]
+
+
+MLIR_LLVM = Dialect(
+    "llvm",
+    [FuncOp if op is llvm.FuncOp else op for op in llvm.LLVM.operations],
+    list(llvm.LLVM.attributes),
+)
+"""xDSL's `llvm` dialect with `llvm.func` reading MLIR 22's calling conventions."""
