@@ -292,3 +292,21 @@ def test_allow_unregistered_dialect_reaches_mlir_on_every_target(target: str, tm
     done = _run(OPT, path, "--allow-unregistered-dialect", *options)
     assert done.returncode == 0, done.stderr
     assert "rejected" not in done.stderr
+
+
+@needs_mlir
+def test_restored_names_never_print_as_another_values():
+    """The IMEX GEMM's `%a_val`, `%a_val_1`, `%a_val_1_0`: xDSL's printer would print the
+    third (hint `a_val_1`) as the second; such a name is left to the printer."""
+    text = NEEDS_BRIDGE.replace(
+        "    %sum = llvm.add %one, %tid : i32\n",
+        "    %s = llvm.add %one, %tid : i32\n"
+        "    %s_1 = llvm.add %s, %tid : i32\n"
+        "    %s_1_0 = llvm.add %s_1, %s : i32\n"
+        "    %sum = llvm.add %s_1_0, %s_1 : i32\n",
+    )
+    module, _ = read(_ctx(), text, "names.mlir")
+    printed = str(module)
+    assert "%s = llvm.add" in printed and "%s_1 = llvm.add %s," in printed
+    again, _ = read(_ctx(), printed, "again.mlir")
+    assert str(again) == printed

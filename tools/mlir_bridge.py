@@ -245,10 +245,19 @@ def restore_value_names(module: ModuleOp, source: bytes) -> None:
                     _name(result, names[0][0])
 
 
+_NUMBERED = re.compile(r"_\d+$")
+
+
 def _name(value: SSAValue, name: bytes) -> None:
+    """`name` as `value`'s hint, unless xDSL's printer could print it as another value's
+    name: the hint drops one `_N` suffix, and `%a_1_0` (hint `a_1`) would print as the
+    second `%a` does."""
     text = name.decode("utf-8", errors="replace")
-    if not text.isdigit() and SSAValue.is_valid_name(text):
-        value.name_hint = text
+    if text.isdigit() or not SSAValue.is_valid_name(text):
+        return
+    if _NUMBERED.search(SSAValue.extract_valid_name(text)):
+        return
+    value.name_hint = text
 
 
 def _span_at(source: bytes, file_name: str, line: int, column: int) -> Span[Any]:
