@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.errors import GpuAllocPassError, UserInputError
 from gpu_alloc.lowering.amdgcn import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.ptx import PtxTarget, emit_ptx, emit_ptx_modules
@@ -90,14 +90,15 @@ def register(ctx: Context | None = None) -> Context:
 
 
 def parse(text: str, ctx: Context | None = None, file_name: str = "<string>") -> ModuleOp:
-    """Parses MLIR text (generic or custom form) and verifies it.
+    """Parses MLIR text (generic or custom form) and verifies it, as every tool reads
+    its input (`gpu_alloc.tools.reader`: the MLIR bridge through `mlir-opt-22` for what
+    the embedded parser cannot read).
 
-    Raises xDSL's `ParseError` or `VerifyException` for bad input."""
-    from gpu_alloc.dialect.mlir_gpu import MlirNameParser
+    Raises `UserInputError` for bad input, its message the one located line
+    (`file:line:col: error: ...`) `gpu-alloc-opt` prints."""
+    from gpu_alloc.tools.reader import read
 
-    module = MlirNameParser(register(ctx), text, file_name).parse_module()
-    module.verify()
-    return module
+    return read(register(ctx), text, file_name, tool="gpu_alloc.api.parse")[0]
 
 
 def fuse(module: ModuleOp, **options: Any) -> FusionResult:
@@ -134,6 +135,7 @@ __all__ = [
     "FuseGpuAllocsPass",
     "FusionResult",
     "GpuAllocPassError",
+    "UserInputError",
     "ImportGpuAllocsPass",
     "KernelFusion",
     "KernelResources",

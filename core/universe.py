@@ -46,6 +46,12 @@ def _mlir_gpu() -> Dialect:
     return MLIR_GPU
 
 
+def _mlir_llvm() -> Dialect:
+    from gpu_alloc.dialect.mlir_llvm import MLIR_LLVM
+
+    return MLIR_LLVM
+
+
 def _mlir_memref() -> Dialect:
     from gpu_alloc.dialect.mlir_memref import MLIR_MEMREF
 
@@ -75,6 +81,7 @@ xdsl_fixes.apply()  # `xdsl-opt` loads this module before it parses anything
 MLIR_SYNTAX_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "affine": _mlir_affine,
     "gpu": _mlir_gpu,
+    "llvm": _mlir_llvm,
     "memref": _mlir_memref,
     "scf": _mlir_scf,
     "vector": _mlir_vector,

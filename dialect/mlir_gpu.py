@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
+from gpu_alloc.dialect.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
 from gpu_alloc.dialect.mlir_transform import script_op_type
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
@@ -129,7 +130,10 @@ class MlirNameParser(Parser):
         self, attr_name: str, is_type: bool, is_opaque: bool, starting_opaque_pos: Any
     ) -> Any:
         """MLIR's own dialects' attributes and types that no loaded dialect defines are
-        kept as text (`mlir_attributes`)."""
+        kept as text (`mlir_attributes`); `#llvm.cconv` reads MLIR 22's conventions
+        (`mlir_llvm`)."""
+        if attr_name == CALLING_CONVENTION_ATTRIBUTE and not (is_type or is_opaque):
+            return parse_calling_convention(self)
         opaque_attribute_type(self.ctx, attr_name, is_type, is_opaque)
         return super()._parse_dialect_type_or_attribute_body(
             attr_name, is_type, is_opaque, starting_opaque_pos

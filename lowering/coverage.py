@@ -279,8 +279,9 @@ COVERAGE: tuple[Row, ...] = (
     *_rows("cf.br cf.cond_br cf.switch", "special", ("i32",)),
     *_rows("func.func func.call func.return", "special", ("f32",)),
     *_rows(
-        "affine.apply affine.min affine.max affine.load affine.store affine.for affine.if "
-        "affine.yield affine.delinearize_index affine.linearize_index",
+        "affine.apply affine.min affine.max affine.load affine.store affine.vector_load "
+        "affine.vector_store affine.for affine.if affine.yield affine.delinearize_index "
+        "affine.linearize_index",
         "special",
         ("f32",),
         note="to arith/scf by pre_lowering, with MLIR's semantics",

@@ -36,7 +36,13 @@ from gpu_alloc.lowering.target_spaces import (
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library, find_mlir_opt
 from gpu_alloc.targets import Device
 from xdsl.dialects import gpu
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    ModuleOp,
+    UnitAttr,
+    UnregisteredAttr,
+    UnregisteredOp,
+)
 from xdsl.printer import Printer
 
 PRE_LOWERING = (
@@ -168,8 +174,27 @@ def run_mlir_opt(text: str, options: list[str]) -> str:
     return completed.stdout
 
 
+ALLOW_UNREGISTERED = "--allow-unregistered-dialect"
+
+
+def holds_unregistered(module: ModuleOp) -> bool:
+    """Whether `module` holds an op or attribute no dialect defines, which the reader let
+    through only under `--allow-unregistered-dialect`: MLIR is then given the flag too,
+    on every target."""
+    for op in module.walk():
+        if isinstance(op, UnregisteredOp):
+            return True
+        values = [*op.attributes.values(), *op.properties.values()]
+        if any(isinstance(v, UnregisteredAttr) for v in values):
+            return True
+    return False
+
+
 def _binaries(module: ModuleOp, device: Device, isa_version: int) -> dict[str, tuple[str, str]]:
-    output = run_mlir_opt(mlir_input(module, device), pipeline(device, isa_version, module))
+    options = pipeline(device, isa_version, module)
+    if holds_unregistered(module):
+        options.insert(0, ALLOW_UNREGISTERED)
+    output = run_mlir_opt(mlir_input(module, device), options)
     return binaries_from_mlir_output(output)
 
 

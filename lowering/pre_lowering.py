@@ -7,7 +7,8 @@ Kernels as IREE and MLIR's tests write them compute indices with `affine` and
 
 - `affine.apply`/`min`/`max` to `arith` (`mod` is the non-negative remainder, as in
   MLIR's `-lower-affine`; `floordiv`/`ceildiv` are `arith.floordivsi`/`ceildivsi`),
-  `affine.load`/`store` to `memref.load`/`store`, `affine.for` to `scf.for` (the
+  `affine.load`/`store` to `memref.load`/`store` (`affine.vector_load`/`store` to
+  `vector.load`/`store`), `affine.for` to `scf.for` (the
   largest lower and the smallest upper bound of multi-result maps), `affine.if` to
   `scf.if` on the integer set's constraints, `affine.yield` to `scf.yield`,
   `affine.delinearize_index`/`linearize_index` to divisions and products;
@@ -31,7 +32,7 @@ from gpu_alloc.dialect.mlir_affine import DYNAMIC, DelinearizeIndexOp, Linearize
 from gpu_alloc.dialect.mlir_index import ARITH_EQUIVALENT
 from gpu_alloc.dialect.mlir_scf import ForallOp, InParallelOp
 from gpu_alloc.errors import GpuAllocPassError
-from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects import affine, arith, memref, scf, vector
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
@@ -167,16 +168,29 @@ def _linearize(builder: _Builder, indices: list[SSAValue], basis: list[SSAValue]
 
 
 class _LowerAffineMemory(RewritePattern):
-    """`affine.load`/`store` to `memref.load`/`store` at the map's results."""
+    """`affine.load`/`store` to `memref.load`/`store` and `affine.vector_load`/`store` to
+    `vector.load`/`store`, at the map's results (as MLIR's `-lower-affine`); the op's
+    attributes (`alignment`, ...) go with it."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         builder = _Builder(rewriter)
+        new: Operation
         if isinstance(op, affine.LoadOp):
             indices = _memory_indices(builder, op.map, list(op.indices))
-            rewriter.replace(op, memref.LoadOp.get(op.memref, indices))
+            new = memref.LoadOp.get(op.memref, indices)
         elif isinstance(op, affine.StoreOp):
             indices = _memory_indices(builder, op.map, list(op.indices))
-            rewriter.replace(op, memref.StoreOp.get(op.value, op.memref, indices))
+            new = memref.StoreOp.get(op.value, op.memref, indices)
+        elif isinstance(op, affine.VectorLoadOp):
+            indices = _memory_indices(builder, op.map, list(op.indices))
+            new = vector.LoadOp(op.memref, indices, op.result.type)
+        elif isinstance(op, affine.VectorStoreOp):
+            indices = _memory_indices(builder, op.map, list(op.indices))
+            new = vector.StoreOp(op.value, op.memref, indices)
+        else:
+            return
+        new.attributes.update(op.attributes)
+        rewriter.replace(op, new)
 
 
 def _memory_indices(
@@ -306,6 +320,8 @@ PRE_LOWERED_OPS = frozenset(
         "affine.max",
         "affine.load",
         "affine.store",
+        "affine.vector_load",
+        "affine.vector_store",
         "affine.for",
         "affine.if",
         "affine.yield",

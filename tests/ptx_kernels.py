@@ -201,6 +201,11 @@ _AFFINE = {
     "affine.load": "      %r = affine.load %a[%c4 * 2 + 1] : memref<64x{T}, 1>",
     "affine.store": """      affine.store %x, %b[%c4 + 3] : memref<64x{T}, 1>
       %r = affine.load %c[%c1] : memref<64x{T}, 1>""",
+    "affine.vector_load": """      %v = affine.vector_load %a[%c4 * 2 + 1] : memref<64x{T}, 1>, vector<4x{T}>
+      %r = vector.extract %v[1] : {T} from vector<4x{T}>""",
+    "affine.vector_store": """      %v = vector.broadcast %x : {T} to vector<4x{T}>
+      affine.vector_store %v, %b[%c4 + 3] : memref<64x{T}, 1>, vector<4x{T}>
+      %r = affine.load %c[%c1] : memref<64x{T}, 1>""",
     "affine.for": """      %r = affine.for %i = 0 to min affine_map<()[s0] -> (8, s0)>()[%c4] step 2 iter_args(%acc = %x) -> ({T}) {
         %v = affine.load %a[%i] : memref<64x{T}, 1>
         %n = arith.addf %acc, %v : {T}

@@ -114,6 +114,10 @@ gpu.module @m {
     %vb = memref.load %b[%c0] : memref<2xf32, 3 : i32>
     memref.store %va, %out[%c0] : memref<2xf32>
     memref.store %vb, %out[%c0] : memref<2xf32>
+    gpu.barrier
+    %c = "gpu_alloc.alloc"() <{name = "c"}> : () -> memref<2xf32, 3 : i32>
+    %vc = memref.load %c[%c0] : memref<2xf32, 3 : i32>
+    memref.store %vc, %out[%c0] : memref<2xf32>
     gpu.return
   }
 }
@@ -121,8 +125,9 @@ gpu.module @m {
 
 
 def test_proven_above_the_lower_bound_is_recorded_in_the_ir():
-    """Two co-live 8-byte Funcs at 16-byte alignment: the max load is 16 B, but any layout
-    needs 24 B (one of them starts at 16): the lower bound is 24 B and 24 is optimal. The IR
+    """Two co-live 8-byte Funcs at 16-byte alignment (and a third, later, that reuses
+    one's bytes; unfused: 24 B): the max load is 16 B, but any layout needs 24 B (one of
+    them starts at 16): the lower bound is 24 B and 24 is optimal. The IR
     says so with the mark; without it the bound read back is the max load, not proven."""
     module = ga.parse(PROVEN_ABOVE_BOUND)
     shared = ga.fuse(module).kernel("k").space("shared")
@@ -149,6 +154,10 @@ gpu.module @m {
     memref.store %va, %out[%c0] : memref<5xf32>
     memref.store %vb, %out[%c0] : memref<5xf32>
     memref.store %vc, %out[%c0] : memref<5xf32>
+    gpu.barrier
+    %d = "gpu_alloc.alloc"() <{name = "d"}> : () -> memref<15xf32, 3 : i32>
+    %vd = memref.load %d[%c0] : memref<15xf32, 3 : i32>
+    memref.store %vd, %out[%c0] : memref<5xf32>
     gpu.return
   }
 }
@@ -156,7 +165,8 @@ gpu.module @m {
 
 
 def test_a_bound_above_the_load_but_not_proven_is_recorded_in_the_ir():
-    """Three co-live 20-byte Funcs, 16-byte aligned: max load 60 B. Whichever starts highest
+    """Three co-live 20-byte Funcs, 16-byte aligned (then a 60-byte one that reuses their
+    bytes; unfused: 120 B): max load 60 B. Whichever starts highest
     starts at a multiple of 16 at or above the other two's 40 bytes, so no layout is below
     48 + 20 = 68 B (the packer's alignment bound, no search needed). Without any search work
     the layout is best-fit's, 0 / 32 / 64: 84 B, not proven. The IR records the bound (fuse's

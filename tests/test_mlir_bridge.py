@@ -98,7 +98,7 @@ def test_pass_error_in_a_bridged_file_points_at_the_users_line(tmp_path: Path):
     assert f"{path}:{2 + 4}:10: the embedded parser stops here" in done.stderr
     lines = done.stderr.splitlines()
     error = next(line for line in lines if ": error: " in line)
-    assert error.startswith(f"{path}:{2 + 8}:10: error: the size of allocation 'smem2' depends")
+    assert error.startswith(f"{path}:{2 + 8}:10: error: the size of allocation 'h' depends")
     assert "%h = memref.alloc(%tid)" in lines[lines.index(error) + 1]
 
 

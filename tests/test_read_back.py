@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_cli import run_tool
-from gpu_alloc.tools import opt
+from gpu_alloc.tools import opt, reader
 from xdsl.dialects import arith
 from xdsl.passes import ModulePass
 
@@ -103,7 +103,8 @@ class CountVerifications:
             self.calls += 1
             return original(module)
 
-        monkeypatch.setattr(opt, "first_invalid_op", counting)
+        monkeypatch.setattr(opt, "first_invalid_op", counting)  # the output, each pass
+        monkeypatch.setattr(reader, "first_invalid_op", counting)  # the input
 
 
 def run_main(tmp_path: Path, args: list[str], extra_pass: type[ModulePass] | None = None):

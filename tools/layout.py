@@ -154,7 +154,7 @@ def _main(args: Sequence[str] | None) -> None:
     options = _parser().parse_args(args)
     source_map: SourceMap | None = None
     try:
-        module, source_map = load_located_module(options.input)
+        module, source_map = load_located_module(options.input, "gpu-alloc-layout")
         run(options, module)
     except (LayoutError, SimulationError, GpuAllocPassError) as error:
         print(_error_line(error, source_map), file=sys.stderr)

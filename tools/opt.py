@@ -38,13 +38,14 @@ from gpu_alloc.tools.diagnostics import (
     parse_with_locations,
 )
 from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
-from gpu_alloc.tools.mlir_bridge import add_bridge_argument, read_module
+from gpu_alloc.tools.mlir_bridge import add_bridge_argument
 from gpu_alloc.tools.pass_options import (
     pass_options,
     pipeline_problem,
     spec_error,
     unparsable_spec,
 )
+from gpu_alloc.tools.reader import read
 from gpu_alloc.tools.verification import first_invalid_op
 from gpu_alloc.universe import ALL_PASSES, register_dialects
 from gpu_alloc.version import version_line
@@ -193,11 +194,14 @@ class GpuAllocOptMain(xDSLOptMain):
 
     def _process(self, source: bytes, file_extension: str, line_offset: int) -> str:
         file_name = self.get_input_name()
-        module, source_map = read_module(
-            self.ctx, source, file_name, line_offset, self.args.mlir_bridge
+        module, source_map = read(
+            self.ctx,
+            source,
+            file_name,
+            line_offset=line_offset,
+            bridge=self.args.mlir_bridge,
+            verify=not self.args.disable_verify,
         )
-        if not self.args.disable_verify and (failure := first_invalid_op(module)):
-            raise UserError(format_op_error(source_map, *failure)) from None
         with frozen_heap():
             return self._transform(module, source_map)
 

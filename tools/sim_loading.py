@@ -1,21 +1,16 @@
-"""Reading a kernel file: parse and verify, with one-line diagnostics."""
+"""Reading a kernel file for the simulator and the picture tool: the one reader
+(`gpu_alloc.tools.reader`), with one-line diagnostics as `SimulationError`s."""
 
 from __future__ import annotations
 
 from gpu_alloc.errors import UserInputError
 from gpu_alloc.sim.errors import SimulationError
-from gpu_alloc.tools.diagnostics import (
-    SourceMap,
-    format_op_error,
-    format_span,
-    parse_with_locations,
-)
+from gpu_alloc.tools.diagnostics import SourceMap
 from gpu_alloc.tools.files import read_input
-from gpu_alloc.tools.verification import first_invalid_op
+from gpu_alloc.tools.reader import read
 from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import ParseError
 
 
 def make_context() -> Context:
@@ -29,19 +24,19 @@ def make_context() -> Context:
     return ctx
 
 
-def load_module(path: str) -> ModuleOp:
+def load_module(path: str, tool: str = "gpu-alloc-sim") -> ModuleOp:
     """Parses and verifies an MLIR file (`-`: standard input); errors come out as one-line
     diagnostics."""
-    return load_located_module(path)[0]
+    return load_located_module(path, tool)[0]
 
 
-def load_located_module(path: str) -> tuple[ModuleOp, SourceMap]:
+def load_located_module(path: str, tool: str = "gpu-alloc-sim") -> tuple[ModuleOp, SourceMap]:
     """`load_module`, with where each op came from (to locate simulation errors)."""
     try:
         source = read_input(path)
     except UserInputError as error:
         raise SimulationError(str(error)) from None
-    return parse_located_module(source, "<stdin>" if path == "-" else path)
+    return parse_located_module(source, "<stdin>" if path == "-" else path, tool)
 
 
 def parse_module(source: str | bytes, file_name: str = "<string>") -> ModuleOp:
@@ -50,14 +45,11 @@ def parse_module(source: str | bytes, file_name: str = "<string>") -> ModuleOp:
 
 
 def parse_located_module(
-    source: str | bytes, file_name: str = "<string>"
+    source: str | bytes, file_name: str = "<string>", tool: str = "gpu-alloc-sim"
 ) -> tuple[ModuleOp, SourceMap]:
-    if isinstance(source, str):
-        source = source.encode()
+    """The one reader (`gpu_alloc.tools.reader`, the MLIR bridge included), its error as
+    a `SimulationError`."""
     try:
-        module, source_map = parse_with_locations(make_context(), source, file_name)
-    except ParseError as error:
-        raise SimulationError(format_span(error.span, error.msg)) from None
-    if failure := first_invalid_op(module):
-        raise SimulationError(format_op_error(source_map, *failure)) from None
-    return module, source_map
+        return read(make_context(), source, file_name, tool=tool)
+    except UserInputError as error:
+        raise SimulationError(str(error)) from None

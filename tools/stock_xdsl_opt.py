@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import IO
 
-from gpu_alloc.errors import TRACEBACK_VARIABLE, GpuAllocPassError
+from gpu_alloc.errors import TRACEBACK_VARIABLE, GpuAllocPassError, UserInputError
 from gpu_alloc.source_lines import RecordedSpans, remember
 from gpu_alloc.tools.diagnostics import SourceMap, format_op_error, format_span
 from gpu_alloc.tools.pass_options import pipeline_problem, spec_error, unparsable_spec
@@ -43,8 +43,17 @@ class _RememberingParser(Parser):
 def parse_remembering_spans(
     ctx: Context, source: bytes, name: str, implicit_module: bool = True
 ) -> ModuleOp:
-    """What xDSL's `mlir` frontend does, remembering every op's span."""
-    return _RememberingParser(ctx, source, name).parse_module(implicit_module)
+    """What xDSL's `mlir` frontend does, remembering every op's span, through the one
+    reader (`gpu_alloc.tools.reader`: the MLIR bridge for what xDSL cannot read); the
+    driver verifies."""
+    from gpu_alloc.tools.reader import read
+
+    def stock(ctx: Context, source: bytes, name: str, line_offset: int):
+        parser = _RememberingParser(ctx, source, name)
+        module = parser.parse_module(implicit_module)
+        return module, SourceMap(name, line_offset, RecordedSpans())
+
+    return read(ctx, source, name, tool="xdsl-opt", verify=False, parse=stock)[0]
 
 
 @dataclass(frozen=True)
@@ -56,12 +65,12 @@ class MlirGpuFrontend(Frontend):
     no_implicit_module: bool = False
 
     def parse(self, ctx: Context, input: IO[bytes], input_name: str = "input") -> ModuleOp:
-        from gpu_alloc.tools.diagnostics import parse_with_locations
+        from gpu_alloc.tools.reader import read
         from gpu_alloc.universe import register_dialects
 
         own = Context(allow_unregistered=ctx.allow_unregistered)
         register_dialects(own)  # MLIR's gpu/memref syntax; the stock context keeps xDSL's
-        return parse_with_locations(own, input.read(), input_name)[0]  # spans remembered
+        return read(own, input.read(), input_name, tool="xdsl-opt", verify=False)[0]
 
 
 def _driver_frames(traceback: TracebackType | None) -> list[FrameType]:
@@ -102,6 +111,8 @@ def report(error: BaseException, traceback: TracebackType | None) -> bool:
     elif isinstance(error, ArgSpecParseError):  # -t or -f, parsed before the pipeline
         flag, kind = unparsable_spec(driver.args.target, driver.args.frontend)
         print(f"xdsl-opt: error: {flag}: {spec_error(error, kind)}", file=sys.stderr)
+    elif isinstance(error, UserInputError):  # the one reader's line, already located
+        print(str(error).strip().splitlines()[0], file=sys.stderr)
     elif isinstance(error, GpuAllocPassError):
         print(_located(error.op, error.message, name, offset), file=sys.stderr)
     elif isinstance(error, ParseError):

@@ -13,6 +13,10 @@ kernel, a `gpu.launch` body, a workgroup `func.func`):
   use of the other (see `lifetimes`); every offset is a multiple of max(element size,
   the alloc's `alignment`, the `alignment` option); offsets and the backing's size are
   computed in bytes from the same quantities, so every Func ends inside the backing.
+- The static part of a backing is never larger than the unfused layout (the Funcs one
+  after another at their own alignment, `fusion_plan`): where padding to the `alignment`
+  option would cost more than fusing saves, the Funcs keep that unfused layout, each
+  offset then a multiple of max(element size, the alloc's `alignment`) only.
 - Per space with more than one allocation: one `i8` backing `gpu_alloc.alloc` with
   the `backing` property, named `shared_alloc` / `global_alloc` (made unique in the
   module), aligned to its most aligned Func, recording each static Func's bytes and

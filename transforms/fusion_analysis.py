@@ -52,6 +52,9 @@ class Func:
     lifetime: Lifetime
     static_bytes: int | None
     alignment: int
+    natural_alignment: int = 1
+    """What the allocation alone is aligned to (its element, its `alignment`), without
+    the pass's `alignment` option: the unfused kernel's alignment of it."""
 
     @property
     def name(self) -> str:
@@ -232,6 +235,7 @@ def _merge_same_names(allocs: Sequence[AllocOp], stages: StageMap, alignment: in
                 alignment,
                 alloc.alignment.value.data if alloc.alignment else 1,
             ),
+            max(next_power_of_two(elem), alloc.alignment.value.data if alloc.alignment else 1),
         )
         same = by_key.setdefault((func.space, func.name), [])
         partner = next(
@@ -252,6 +256,7 @@ def _merge_same_names(allocs: Sequence[AllocOp], stages: StageMap, alignment: in
         partner.lifetime = partner.lifetime.union(func.lifetime)
         partner.static_bytes = max(partner.static_bytes or 0, func.static_bytes or 0)
         partner.alignment = max(partner.alignment, func.alignment)
+        partner.natural_alignment = max(partner.natural_alignment, func.natural_alignment)
     return funcs
 
 
@@ -274,7 +279,7 @@ def _plan_private(kernel: Kernel, alloc: AllocOp) -> PrivateAlloc:
 def _plan_space(space: MemorySpace, funcs: list[Func], options: FuseOptions) -> SpaceLayout:
     try:
         plan = plan_space(
-            [Slot(f.lifetime, f.static_bytes, f.alignment) for f in funcs],
+            [Slot(f.lifetime, f.static_bytes, f.alignment, f.natural_alignment) for f in funcs],
             time_limit=options.time_limit,
             budget=options.budget,
         )

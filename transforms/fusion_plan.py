@@ -3,6 +3,13 @@
 Pure planning, no IR changes: static allocations are packed by `packing.pack`
 (never worse than Halide's slot grouping, which is tried as well), dynamic ones are
 laid out one after another past the static part, each aligned.
+
+Never larger than unfused: the unfused layout is the static allocations one after
+another, each at its own (natural) alignment, most aligned first, as the target lays out
+separate arrays. When the packing at the `alignment` option needs more bytes than that
+(little to reuse, padding to pay), the slots are packed again at their natural alignment
+(the unfused layout itself if that is no smaller), and the bound and verdict are that
+packing's.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ class Slot:
     static_bytes: int | None
     """None for an allocation with a dynamic size."""
     alignment: int
+    natural_alignment: int | None = None
+    """The alignment the allocation has unfused (`alignment` if None)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,13 @@ class SpacePlan:
     """What Halide's grouping needs for the static slots (None when not computed)."""
     unfused_bytes: int
     """Sum of the static slots' sizes."""
+    unfused_layout_bytes: int = 0
+    """The end of the unfused layout: the static slots one after another at their
+    natural alignment, most aligned first (`unfused_bytes` unless an alignment exceeds
+    a size); `static_bytes` is never more."""
+    natural_layout: bool = False
+    """Whether the `alignment` option was dropped for the slots' natural alignment (a layout
+    no larger than the unfused one)."""
     time_limit_hit: bool = False
     """Whether the packer's wall-clock cap (`time-limit`) cut its search short."""
 
@@ -77,6 +93,20 @@ def plan_space(
         if halide_bytes < peak:
             offsets, peak = halide_offsets, halide_bytes
     bound = packing.lower_bound
+    optimal = packing.optimal or peak == bound
+    unfused_offsets, unfused_end = unfused_layout([slots[k] for k in static])
+    fall_back = peak > unfused_end
+    if fall_back:  # the option's padding costs more than fusing saves: natural alignment
+        natural = [
+            PackItem(i.start, i.end, i.size, _natural(slots[k]))
+            for k, i in zip(static, items, strict=True)
+        ]
+        tighter = pack(natural, time_limit=time_limit, budget=budget)
+        offsets, peak = tighter.offsets, tighter.peak
+        if peak > unfused_end:
+            offsets, peak = unfused_offsets, unfused_end
+        bound = tighter.lower_bound
+        optimal = (tighter.optimal and peak == tighter.peak) or peak == bound
     static_offsets: list[int | None] = [None] * len(slots)
     for k, offset in zip(static, offsets, strict=True):
         static_offsets[k] = offset
@@ -86,8 +116,28 @@ def plan_space(
         dynamic_order=tuple(k for k, s in enumerate(slots) if s.static_bytes is None),
         lower_bound=bound,
         max_load=packing.max_load,
-        optimal=packing.optimal or peak == bound,
+        optimal=optimal,
         halide_bytes=halide_bytes,
         unfused_bytes=sum(i.size for i in items),
+        unfused_layout_bytes=unfused_end,
+        natural_layout=fall_back,
         time_limit_hit=packing.time_limit_hit,
     )
+
+
+def unfused_layout(slots: Sequence[Slot]) -> tuple[list[int], int]:
+    """Per static slot its offset in the unfused layout (one after another at its
+    natural alignment, most aligned first), and the layout's end."""
+    order = sorted(range(len(slots)), key=lambda k: -_natural(slots[k]))
+    offsets = [0] * len(slots)
+    cursor = 0
+    for k in order:
+        align = _natural(slots[k])
+        cursor = -(-cursor // align) * align
+        offsets[k] = cursor
+        cursor += slots[k].static_bytes or 0
+    return offsets, cursor
+
+
+def _natural(slot: Slot) -> int:
+    return slot.natural_alignment or slot.alignment
