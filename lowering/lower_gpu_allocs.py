@@ -77,6 +77,7 @@ from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.layout_record import shifted_layout, single_func_layout
+from gpu_alloc.transforms.module_target import device_at
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -256,8 +257,9 @@ class LowerGpuAllocsPass(ModulePass):
     which shared allocations need dynamic shared memory; a chip implies it."""
 
     chip: str = ""
-    """The chip to lower for (`sm_90`, `gfx942`, `generic`); without target and chip,
-    NVIDIA's rules (48 KiB of static shared memory)."""
+    """The chip to lower for (`sm_90`, `gfx942`, `generic`); a `gpu.module`'s target
+    attribute names it too (they must agree); without either, NVIDIA's rules (48 KiB of
+    static shared memory)."""
 
     def device(self) -> Device:
         return device_option(self.name, self.chip, self.target)
@@ -276,9 +278,10 @@ class LowerGpuAllocsPass(ModulePass):
             op.attributes[CONTAINER_MODULE] = UnitAttr()
         for gpu_module in [o for o in op.walk() if isinstance(o, gpu.ModuleOp)]:
             module_name = gpu_module.sym_name.data
+            module_device = device_at(gpu_module, self.name, self.chip, self.target)
             for func in [o for o in gpu_module.body.ops if isinstance(o, gpu.FuncOp)]:
                 kernel_launches = launches.get((module_name, func.sym_name.data), [])
-                _KernelLowering(func, gpu_module, kernel_launches, device).run()
+                _KernelLowering(func, gpu_module, kernel_launches, module_device).run()
         lower_block_level(op, device)  # gpu.launch bodies and workgroup func.funcs
         for leftover in op.walk():
             if isinstance(leftover, AllocOp | DeallocOp):

@@ -259,6 +259,16 @@ class TargetDescription:
     """Element types (`bf16`) no op may use on the target, and why."""
     chip_only_ops: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """Ops that only some of the target's chips have: op name → those chips."""
+    mlir_target_attributes: tuple[str, ...] = ()
+    """MLIR's target attributes that put a `gpu.module` on this target (`nvvm.target`),
+    in its `targets` list; the first is the one this project attaches for a chip."""
+    mlir_default_chip: str = ""
+    """The chip such an attribute means when it names none (MLIR's default)."""
+    mlir_shared_limit_key: str = ""
+    """The attribute parameter that gives a block's shared bytes instead of a chip
+    (`max_compute_shared_memory_size` of `#spirv.resource_limits`); "" if none."""
+    mlir_shared_limit_default: int = 0
+    """What MLIR takes for that parameter when the attribute leaves it out."""
 
     def chip(self, name: str) -> Chip:
         """The chip called `name`, or a `TargetOptionError` listing the known ones."""

@@ -115,4 +115,6 @@ NVIDIA = TargetDescription(
     isa_version_option="ptx_version",
     symbol_pattern=r"[A-Za-z][A-Za-z0-9_$]*|[_$%][A-Za-z0-9_$]+",
     comment="//",
+    mlir_target_attributes=("nvvm.target",),
+    mlir_default_chip="sm_50",
 )

@@ -31,6 +31,7 @@ from gpu_alloc.errors import (
 )
 from gpu_alloc.lowering.ptx import pass_errors_raised
 from gpu_alloc.remarks import collected_remarks
+from gpu_alloc.targets import TARGETS, TargetOptionError, resolve
 from gpu_alloc.tools import verify_diagnostics as verifier
 from gpu_alloc.tools.diagnostics import (
     SourceMap,
@@ -46,6 +47,7 @@ from gpu_alloc.tools.pass_options import (
     unparsable_spec,
 )
 from gpu_alloc.tools.verification import first_invalid_op
+from gpu_alloc.transforms.module_target import attach_target
 from gpu_alloc.universe import ALL_PASSES, register_dialects
 from gpu_alloc.version import version_line
 from xdsl.dialects.builtin import ModuleOp
@@ -210,6 +212,7 @@ class GpuAllocOptMain(xDSLOptMain):
     def _run_pipeline(self, module: ModuleOp) -> str:
         """The passes and the target's output; every failure as a `_PipelineError`."""
         try:
+            self._attach_target(module)
             self.apply_passes(module)
             with pass_errors_raised():  # the ptx target's errors, printed here at the op
                 return self.output_resulting_program(module)
@@ -221,6 +224,20 @@ class GpuAllocOptMain(xDSLOptMain):
         except DiagnosticException as error:
             failure = first_invalid_op(module)
             raise _PipelineError(failure[0] if failure else None, str(error)) from None
+
+    def _attach_target(self, module: ModuleOp) -> None:
+        """`-t X{chip=...}` is the passes' target too: its device goes into every
+        `gpu.module` without a target attribute before the pipeline runs (as MLIR's
+        `nvvm-attach-target`); a module that names another is refused when emitted."""
+        spec = parse_spec(self.args.target)
+        chip = spec.parameters.get("chip")
+        if spec.name not in TARGETS or not chip:
+            return
+        try:
+            device = resolve(spec.name, str(chip[0]))
+        except TargetOptionError:
+            return  # the target itself reports it, at its option
+        attach_target(self.ctx, module, device)
 
     def _verify_diagnostics(self) -> None:
         """`--verify-diagnostics` (`gpu_alloc.tools.verify_diagnostics`): with `expected-*`

@@ -291,6 +291,7 @@ def check_shared_limit(
     limit: int,
     callees: Sequence[KernelPlan] = (),
     static_limit: int | None = None,
+    limit_source: str = "max-shared-bytes",
 ) -> None:
     """Raises where the kernel's shared memory would not fit, before the target's tools or
     the launch say so: its own static bytes with those of the functions it calls
@@ -313,7 +314,7 @@ def check_shared_limit(
         )
         what += f" with the functions it calls ({own} B its own; {called})"
     if total > limit:
-        reason = f"over the limit of {limit} (max-shared-bytes)"
+        reason = f"over the limit of {limit} ({limit_source})"
     elif static_limit is not None and static > static_limit and (device or static > own):
         reason = (
             f"{static} B of it in static .shared arrays (a device function's shared memory "

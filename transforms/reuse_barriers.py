@@ -87,9 +87,7 @@ class FusionUnits:
     not planned, or planning raised: `fuse_module` plans it again and reports)."""
 
 
-def insert_barriers(
-    fusion: FusionUnits, options: Any, fuse_options: FuseOptions
-) -> list[InsertedBarrier]:
+def insert_barriers(fusion: FusionUnits, options: Any) -> list[InsertedBarrier]:
     """Inserts the barriers `options.insert_barriers` (a `FuseGpuAllocsPass`) asks for;
     returns them, back edges first, then per unit in program order. On an error the
     module is as it was."""
@@ -105,10 +103,10 @@ def insert_barriers(
     try:
         for unit in fusion.units:
             inserted += _close_back_edges(unit, fusion.graph)
-        limit = None if mode == "always" else options.shared_limit()
         chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
-        for unit in fusion.units:
-            claims = _Planner(unit, fuse_options, fusion).choose(limit)
+        for unit in fusion.units:  # each for the device of its own gpu.module
+            limit = None if mode == "always" else options.shared_limit(unit)
+            claims = _Planner(unit, options.fuse_options(unit), fusion).choose(limit)
             reason = fusion.graph.why_not_uniform(unit)
             if reason is None:
                 chosen.append((unit, claims))
