@@ -250,6 +250,9 @@ class TargetDescription:
     """What the target's assembler accepts as a symbol name."""
     comment: str = ";"
     """What starts a comment line in the target's assembly."""
+    dynamic_shared_opt_in: str = ""
+    """The launch attribute the host raises for dynamic shared memory above the
+    static-shared limit (`cudaFuncAttributeMaxDynamicSharedMemorySize`)."""
     no_dynamic_shared: str = ""
     """Why a kernel may not have shared memory sized at its launch ("" where it may)."""
     isolated_codegen: bool = False
