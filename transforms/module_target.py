@@ -137,12 +137,15 @@ def enclosing_gpu_module(op: Operation) -> gpu.ModuleOp | None:
     return current
 
 
-def device_at(op: Operation, what: str, chip: str = "", target: str = "") -> Device:
+def device_at(
+    op: Operation, what: str, chip: str = "", target: str = "", given: str = ""
+) -> Device:
     """The device the code at `op` is for: its `gpu.module`'s target attribute, else the
     `chip`/`target` options of `what` (a pass name, `-t ptx`), else `DEFAULT_DEVICE`.
 
     An option naming another target or chip than the module's attribute is an error at
-    the `gpu.module` naming both; an unknown option value is `what`'s one-line error."""
+    the `gpu.module` naming both (`given`: how the option was spelled, if not as a pass
+    option); an unknown option value is `what`'s one-line error."""
     try:
         option = resolve(target, chip) if chip or target else None
     except TargetOptionError as error:
@@ -157,9 +160,10 @@ def device_at(op: Operation, what: str, chip: str = "", target: str = "") -> Dev
         not chip or option.chip.name == declared.device.chip.name
     )
     if not agrees:
-        given = f"{what}{{chip={chip}}}" if chip else what
-        if not chip and not what.startswith("-t"):
-            given = f"{what}{{target={target}}}"
+        if not given:  # how the option was spelled: `fuse-gpu-allocs{chip=sm_90}`
+            given = f"{what}{{chip={chip}}}" if chip else what
+            if not chip and not what.startswith("-t"):
+                given = f"{what}{{target={target}}}"
         named = f"{option.target.name} {option.chip.name}" if chip else option.target.name
         raise GpuAllocPassError(
             f"gpu.module @{declared.module.sym_name.data} is for {declared.device.describe()} "
