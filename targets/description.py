@@ -262,6 +262,12 @@ class TargetDescription:
     """Element types (`bf16`) no op may use on the target, and why."""
     chip_only_ops: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """Ops that only some of the target's chips have: op name → those chips."""
+    driver: str = ""
+    """The target's `-t` driver, an xDSL `Target`, as `module:attribute`
+    (`gpu_alloc.lowering.ptx:PtxTarget`): `gpu_alloc.universe` registers it as `name`."""
+    tool_check: str = ""
+    """Its own tools' check of its assembly, as `module:function` (text, device, ISA
+    version -> static shared bytes per kernel: `lowering/tool_checks.py`)."""
     mlir_target_attributes: tuple[str, ...] = ()
     """MLIR's target attributes that put a `gpu.module` on this target (`nvvm.target`),
     in its `targets` list; the first is the one this project attaches for a chip."""

@@ -79,10 +79,12 @@ class _PipelineError(Exception):
         self.message = message
 
 
-HIDDEN_STEPS = """\
+_TARGET_FLAGS = ", ".join(f"-t {name}" for name in TARGETS)
+HIDDEN_STEPS = f"""\
 hidden steps: lower-gpu-allocs runs flatten-aliases first when aliases are left, and
--t ptx, -t amdgcn and -t spirv run lower-gpu-allocs{chip=...} first when gpu_alloc ops
-are left; the full pipeline is
+{_TARGET_FLAGS} run lower-gpu-allocs{{chip=...}} first when gpu_alloc ops
+are left; -t X{{chip=...}} gives gpu.modules without a target attribute that chip's
+first; the full pipeline is
   -p fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs -t ptx"""
 
 
