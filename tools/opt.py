@@ -79,7 +79,8 @@ class _PipelineError(Exception):
         self.message = message
 
 
-_TARGET_FLAGS = ", ".join(f"-t {name}" for name in TARGETS)
+_FLAGS = [f"-t {name}" for name in TARGETS]
+_TARGET_FLAGS = " and ".join([", ".join(_FLAGS[:-1]), _FLAGS[-1]] if len(_FLAGS) > 1 else _FLAGS)
 HIDDEN_STEPS = f"""\
 hidden steps: lower-gpu-allocs runs flatten-aliases first when aliases are left, and
 {_TARGET_FLAGS} run lower-gpu-allocs{{chip=...}} first when gpu_alloc ops
