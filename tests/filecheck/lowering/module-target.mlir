@@ -15,6 +15,9 @@
 // RUN: gpu-alloc-opt %S/inputs/target/two_buffers_80k.mlir -p 'import-gpu-allocs,fuse-gpu-allocs{chip=sm_90}' > %t.fused.mlir
 // RUN: filecheck %s --check-prefix RECORDED < %t.fused.mlir
 // RUN: not gpu-alloc-opt %t.fused.mlir -t 'ptx{chip=sm_75}' 2>&1 | filecheck %s --check-prefix EMIT75
+// Dynamic shared memory counts against the chip too (a module fused without a chip):
+// RUN: gpu-alloc-opt %S/inputs/target/two_buffers_80k.mlir -p 'import-gpu-allocs,fuse-gpu-allocs{max-shared-bytes=100000}' > %t.unrecorded.mlir
+// RUN: not gpu-alloc-opt %t.unrecorded.mlir -t 'ptx{chip=sm_75}' 2>&1 | filecheck %s --check-prefix DYNAMIC75
 // A pass option naming another chip than the module's attribute, or than -t:
 // RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k_gfx942.mlir -p 'import-gpu-allocs,fuse-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix CONFLICT
 // RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k.mlir -t 'amdgcn{chip=gfx942}' -p 'import-gpu-allocs,fuse-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix CONFLICT-T
@@ -38,6 +41,9 @@
 // RECORDED:    {targets = [#nvvm.target<chip = "sm_90">]}
 // EMIT75:      fused.mlir:2:3: error: gpu.module @m is for ptx sm_90 (#nvvm.target<chip = "sm_90">), but -t ptx{chip=sm_75} is for ptx sm_75
 // EMIT75-NOT:  .version
+
+// DYNAMIC75:   unrecorded.mlir:3:5: error: kernel 'k' uses 81920 bytes (0 static, 81920 dynamic) of shared memory; one block of sm_75 may use 65536
+// DYNAMIC75-NOT: .version
 
 // CONFLICT:    two_buffers_56k_gfx942.mlir:2:1: error: gpu.module @m is for amdgcn gfx942 (#rocdl.target<chip = "gfx942">), but fuse-gpu-allocs{chip=sm_90} is for ptx sm_90
 // CONFLICT-T:  two_buffers_56k.mlir:3:1: error: gpu.module @m is for amdgcn gfx942 (#rocdl.target<chip = "gfx942">), but fuse-gpu-allocs{chip=sm_90} is for ptx sm_90
