@@ -265,7 +265,8 @@ class LowerGpuAllocsPass(ModulePass):
         return device_option(self.name, self.chip, self.target)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        device = self.device()
+        self.device()  # a bad option is refused before the module is read
+        device = device_at(op, self.name, self.chip, self.target)  # of host code
         rollback_on_failure(op, lambda: self._lower(ctx, op, device))
 
     def _lower(self, ctx: Context, op: ModuleOp, device: Device) -> None:

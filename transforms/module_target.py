@@ -5,6 +5,8 @@ MLIR says which chip a `gpu.module` is compiled for with target attributes in it
 `[#spirv.target_env<..., #spirv.resource_limits<max_compute_shared_memory_size = 65536>>]`
 (also accepted as the module's `spirv.target_env` attribute), `[#xevm.target<...>]`.
 Which attribute means which target is data (`TargetDescription.mlir_target_attributes`).
+Block-level code outside any `gpu.module` (a `gpu.launch` body) reads the same list on
+the outermost `builtin.module`, as `gpu_alloc.targets` (MLIR has no spelling for it).
 
 Every pass, the simulator and every backend ask `device_at(op, ...)` for the device of
 the code `op` is in, giving their own `chip`/`target` options: the module's attribute
@@ -30,6 +32,7 @@ from gpu_alloc.targets import (
     TargetOptionError,
     resolve,
 )
+from gpu_alloc.transforms.block_level_code import block_level_code
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, StringAttr, UnregisteredAttr
@@ -38,6 +41,10 @@ from xdsl.printer import Printer
 
 TARGETS_ATTRIBUTE = "targets"
 """The `gpu.module` attribute holding MLIR's target attributes."""
+
+HOST_CODE_TARGET = "gpu_alloc.targets"
+"""The same list on a `builtin.module`, for its block-level code outside any `gpu.module`
+(`gpu.launch` bodies, workgroup `func.func`s), which MLIR gives no target attribute."""
 
 _CHIP = re.compile(r'\bchip\s*=\s*"([^"]*)"')
 
@@ -49,7 +56,8 @@ class DeclaredTarget:
     device: Device
     spelling: str
     """The attribute as written (`#nvvm.target<chip = "sm_90">`), for messages."""
-    module: gpu.ModuleOp
+    module: Operation
+    """The `gpu.module` (or, for host code, the `builtin.module`) that says it."""
 
 
 def _text(attribute: Attribute) -> str:
@@ -65,7 +73,14 @@ def _target_of_attribute(name: str) -> TargetDescription | None:
     return None
 
 
-def _device_of(attribute: Attribute, target: TargetDescription, module: gpu.ModuleOp) -> Device:
+def _called(module: Operation) -> str:
+    """How messages name a module: `gpu.module @m`, or `the module` (host code)."""
+    if isinstance(module, gpu.ModuleOp):
+        return f"gpu.module @{module.sym_name.data}"
+    return "the module"
+
+
+def _device_of(attribute: Attribute, target: TargetDescription, module: Operation) -> Device:
     text = _text(attribute)
     found = _CHIP.search(text)
     chip_name = found.group(1) if found else target.mlir_default_chip
@@ -75,7 +90,7 @@ def _device_of(attribute: Attribute, target: TargetDescription, module: gpu.Modu
     try:
         chip = target.chip(chip_name)
     except TargetOptionError as error:
-        message = f"gpu.module @{module.sym_name.data}: {text}: {error}"
+        message = f"{_called(module)}: {text}: {error}"
         raise GpuAllocPassError(message, module) from None
     if key := target.mlir_shared_limit_key:
         limit = re.search(rf"\b{key}\s*=\s*(\d+)", text)
@@ -95,11 +110,12 @@ def _attribute_name(attribute: Attribute) -> str:
     return getattr(attribute, "name", "")
 
 
-def declared_target(gpu_module: gpu.ModuleOp) -> DeclaredTarget | None:
-    """The target `gpu_module`'s attributes name, or None; two that name different
-    devices are an error at the module."""
+def declared_target(gpu_module: Operation) -> DeclaredTarget | None:
+    """The target `gpu_module`'s attributes name (a `builtin.module`'s: its
+    `HOST_CODE_TARGET`), or None; two that name different devices are an error at it."""
     found: list[tuple[Attribute, TargetDescription]] = []
-    listed = gpu_module.attributes.get(TARGETS_ATTRIBUTE)
+    name = TARGETS_ATTRIBUTE if isinstance(gpu_module, gpu.ModuleOp) else HOST_CODE_TARGET
+    listed = gpu_module.attributes.get(name)
     candidates = list(listed.data) if isinstance(listed, ArrayAttr) else []
     if (env := gpu_module.attributes.get("spirv.target_env")) is not None:
         candidates.append(env)
@@ -115,8 +131,7 @@ def declared_target(gpu_module: gpu.ModuleOp) -> DeclaredTarget | None:
     for other in declared[1:]:
         if not _same(first.device, other.device):
             raise GpuAllocPassError(
-                f"gpu.module @{gpu_module.sym_name.data} names two targets: "
-                f"{first.spelling} and {other.spelling}",
+                f"{_called(gpu_module)} names two targets: {first.spelling} and {other.spelling}",
                 gpu_module,
             )
     return first
@@ -137,6 +152,18 @@ def enclosing_gpu_module(op: Operation) -> gpu.ModuleOp | None:
     return current
 
 
+def _declared_at(op: Operation) -> DeclaredTarget | None:
+    """What the `gpu.module` around `op` declares, or for code outside any, the
+    outermost `builtin.module`'s `HOST_CODE_TARGET`."""
+    gpu_module = op if isinstance(op, gpu.ModuleOp) else enclosing_gpu_module(op)
+    if gpu_module is not None:
+        return declared_target(gpu_module)
+    top: Operation = op
+    while (parent := top.parent_op()) is not None:
+        top = parent
+    return declared_target(top) if isinstance(top, ModuleOp) else None
+
+
 def device_at(
     op: Operation, what: str, chip: str = "", target: str = "", given: str = ""
 ) -> Device:
@@ -150,8 +177,7 @@ def device_at(
         option = resolve(target, chip) if chip or target else None
     except TargetOptionError as error:
         raise GpuAllocPassError(f"{what}: option {'chip' if chip else 'target'}: {error}") from None
-    gpu_module = op if isinstance(op, gpu.ModuleOp) else enclosing_gpu_module(op)
-    declared = declared_target(gpu_module) if gpu_module is not None else None
+    declared = _declared_at(op)
     if declared is None:
         return option or DEFAULT_DEVICE
     if option is None:
@@ -166,7 +192,7 @@ def device_at(
                 given = f"{what}{{target={target}}}"
         named = f"{option.target.name} {option.chip.name}" if chip else option.target.name
         raise GpuAllocPassError(
-            f"gpu.module @{declared.module.sym_name.data} is for {declared.device.describe()} "
+            f"{_called(declared.module)} is for {declared.device.describe()} "
             f"({declared.spelling}), but {given} is for {named}",
             declared.module,
         )
@@ -216,6 +242,13 @@ def attach_target(ctx: Context, module: Operation, device: Device) -> None:
         return
     for gpu_module in gpu_modules(module):
         if declared_target(gpu_module) is None:
-            listed = gpu_module.attributes.get(TARGETS_ATTRIBUTE)
-            kept = list(listed.data) if isinstance(listed, ArrayAttr) else []
-            gpu_module.attributes[TARGETS_ATTRIBUTE] = ArrayAttr([*kept, attribute])
+            _append(gpu_module, TARGETS_ATTRIBUTE, attribute)
+    host_code = [op for op in block_level_code(module) if enclosing_gpu_module(op) is None]
+    if isinstance(module, ModuleOp) and host_code and declared_target(module) is None:
+        _append(module, HOST_CODE_TARGET, attribute)
+
+
+def _append(op: Operation, name: str, attribute: Attribute) -> None:
+    listed = op.attributes.get(name)
+    kept = list(listed.data) if isinstance(listed, ArrayAttr) else []
+    op.attributes[name] = ArrayAttr([*kept, attribute])

@@ -22,6 +22,12 @@
 // RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k_gfx942.mlir -p 'import-gpu-allocs,fuse-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix CONFLICT
 // RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k.mlir -t 'amdgcn{chip=gfx942}' -p 'import-gpu-allocs,fuse-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix CONFLICT-T
 // RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k_gfx942.mlir -p import-gpu-allocs,fuse-gpu-allocs -t ptx 2>&1 | filecheck %s --check-prefix OTHER-TARGET
+// Host code (a gpu.launch body) has no gpu.module: its chip is recorded on the module:
+// RUN: gpu-alloc-opt %S/inputs/target/launch_56k.mlir -p 'import-gpu-allocs,fuse-gpu-allocs{chip=gfx942}' > %t.launch.mlir
+// RUN: filecheck %s --check-prefix LAUNCH < %t.launch.mlir
+// RUN: not gpu-alloc-opt %t.launch.mlir -p 'lower-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix LAUNCH-CONFLICT
+// With -t's chip the 56 KiB fuse (then there is no gpu.module to emit):
+// RUN: not gpu-alloc-opt %S/inputs/target/launch_56k.mlir -t 'amdgcn{chip=gfx942}' -p 'import-gpu-allocs,fuse-gpu-allocs' 2>&1 | filecheck %s --check-prefix LAUNCH-T
 // A SPIR-V environment allowing 64 KiB lets 56 KiB fuse and emit:
 // RUN: gpu-alloc-opt %S/inputs/target/two_buffers_56k_spirv64k.mlir -p import-gpu-allocs,fuse-gpu-allocs -t spirv | filecheck %s --check-prefix SPIRV64
 
@@ -49,6 +55,12 @@
 // CONFLICT-T:  two_buffers_56k.mlir:3:1: error: gpu.module @m is for amdgcn gfx942 (#rocdl.target<chip = "gfx942">), but fuse-gpu-allocs{chip=sm_90} is for ptx sm_90
 // OTHER-TARGET: two_buffers_56k_gfx942.mlir:2:1: error: gpu.module @m is for amdgcn gfx942 (#rocdl.target<chip = "gfx942">), but -t ptx is for ptx
 // OTHER-TARGET-NOT: .version
+
+// LAUNCH:      builtin.module attributes {gpu_alloc.targets = [#rocdl.target<chip = "gfx942">]}
+// LAUNCH:      gpu_alloc.alloc "shared_alloc" backing align 16 {{.*}} : memref<57344xi8, 3 : i64>
+// LAUNCH-CONFLICT: launch.mlir:1:1: error: the module is for amdgcn gfx942 (#rocdl.target<chip = "gfx942">), but lower-gpu-allocs{chip=sm_90} is for ptx sm_90
+// LAUNCH-T-NOT: over the limit
+// LAUNCH-T:    error: nothing to emit as AMDGPU assembly: the module has no gpu.module
 
 // SPIRV64:     OpEntryPoint Kernel
 // SPIRV64:     OpTypeInt 8 0
