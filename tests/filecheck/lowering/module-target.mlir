@@ -30,6 +30,9 @@
 // RUN: not gpu-alloc-opt %S/inputs/target/launch_56k.mlir -t 'amdgcn{chip=gfx942}' -p 'import-gpu-allocs,fuse-gpu-allocs' 2>&1 | filecheck %s --check-prefix LAUNCH-T
 // A SPIR-V environment allowing 64 KiB lets 56 KiB fuse and emit:
 // RUN: gpu-alloc-opt %S/inputs/target/two_buffers_56k_spirv64k.mlir -p import-gpu-allocs,fuse-gpu-allocs -t spirv | filecheck %s --check-prefix SPIRV64
+// An environment without the limit has MLIR's default, 16 KiB; #xevm.target is SPIR-V:
+// RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k_spirv_default.mlir -p import-gpu-allocs,fuse-gpu-allocs 2>&1 | filecheck %s --check-prefix SPIRV-DEFAULT
+// RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k_xevm.mlir -p import-gpu-allocs,fuse-gpu-allocs 2>&1 | filecheck %s --check-prefix XEVM
 
 // GFX942:      .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 // GFX942:      .amdhsa_group_segment_fixed_size 57344
@@ -61,6 +64,9 @@
 // LAUNCH-CONFLICT: launch.mlir:1:1: error: the module is for amdgcn gfx942 (#rocdl.target<chip = "gfx942">), but lower-gpu-allocs{chip=sm_90} is for ptx sm_90
 // LAUNCH-T-NOT: over the limit
 // LAUNCH-T:    error: nothing to emit as AMDGPU assembly: the module has no gpu.module
+
+// SPIRV-DEFAULT: two_buffers_56k_spirv_default.mlir:4:3: error: kernel 'k' needs 57344 bytes of shared memory, over the limit of 16384 (what one block of spirv generic may use)
+// XEVM:        two_buffers_56k_xevm.mlir:3:3: error: kernel 'k' needs 57344 bytes of shared memory, over the limit of 32768 (what one block of spirv generic may use)
 
 // SPIRV64:     OpEntryPoint Kernel
 // SPIRV64:     OpTypeInt 8 0
