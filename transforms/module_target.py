@@ -36,7 +36,7 @@ from gpu_alloc.transforms.block_level_code import block_level_code
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, ModuleOp, StringAttr, UnregisteredAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.printer import Printer
 
 TARGETS_ATTRIBUTE = "targets"
@@ -229,9 +229,10 @@ def target_attribute(ctx: Context, device: Device) -> Attribute | None:
     if not names or device.target.mlir_shared_limit_key or not device.chip.name:
         return None
     kind = opaque_attribute_type(ctx, names[0], is_type=False)
-    if kind is None:
+    if kind is None or not issubclass(kind, ParametrizedAttribute):
         return None
-    return kind(StringAttr(f'chip = "{device.chip.name}"'), IntAttr(1))
+    parameters = (StringAttr(f'chip = "{device.chip.name}"'), IntAttr(1))  # `#name<text>`
+    return kind.new(parameters)
 
 
 def attach_target(ctx: Context, module: Operation, device: Device) -> None:
