@@ -3,7 +3,8 @@
 MLIR says which chip a `gpu.module` is compiled for with target attributes in its
 `targets` list: `[#nvvm.target<chip = "sm_90">]`, `[#rocdl.target<chip = "gfx942">]`,
 `[#spirv.target_env<..., #spirv.resource_limits<max_compute_shared_memory_size = 65536>>]`
-(also accepted as the module's `spirv.target_env` attribute), `[#xevm.target<...>]`.
+(or the module's `spirv.target_env` attribute, which gives SPIR-V's limits but lets an
+option name another target: IMEX writes it on every module), `[#xevm.target<...>]`.
 Which attribute means which target is data (`TargetDescription.mlir_target_attributes`).
 Block-level code outside any `gpu.module` (a `gpu.launch` body) reads the same list on
 the outermost `builtin.module`, as `gpu_alloc.targets` (MLIR has no spelling for it).
@@ -58,6 +59,10 @@ class DeclaredTarget:
     """The attribute as written (`#nvvm.target<chip = "sm_90">`), for messages."""
     module: Operation
     """The `gpu.module` (or, for host code, the `builtin.module`) that says it."""
+    binding: bool = True
+    """False for a `spirv.target_env` attribute outside the `targets` list: the SPIR-V
+    environment the module would have (its limits), not a target it must be compiled
+    for; an option naming another target then wins."""
 
 
 def _text(attribute: Attribute) -> str:
@@ -94,7 +99,7 @@ def _device_of(attribute: Attribute, target: TargetDescription, module: Operatio
         raise GpuAllocPassError(message, module) from None
     if key := target.mlir_shared_limit_key:
         limit = re.search(rf"\b{key}\s*=\s*(\d+)", text)
-        if limit or _attribute_name(attribute) == "spirv.target_env":
+        if limit or _attribute_name(attribute) == target.mlir_target_attributes[0]:
             chip = replace(
                 chip,
                 shared_bytes_per_block=int(limit.group(1))
@@ -117,15 +122,20 @@ def declared_target(gpu_module: Operation) -> DeclaredTarget | None:
     name = TARGETS_ATTRIBUTE if isinstance(gpu_module, gpu.ModuleOp) else HOST_CODE_TARGET
     listed = gpu_module.attributes.get(name)
     candidates = list(listed.data) if isinstance(listed, ArrayAttr) else []
-    if (env := gpu_module.attributes.get("spirv.target_env")) is not None:
-        candidates.append(env)
     for attribute in candidates:
         if (target := _target_of_attribute(_attribute_name(attribute))) is not None:
             found.append((attribute, target))
+    binding = bool(found)
+    if not found:  # an environment as a module attribute: `spirv.target_env = ...`
+        for target in TARGETS.values():
+            for name in target.mlir_target_attributes:
+                if (environment := gpu_module.attributes.get(name)) is not None:
+                    found.append((environment, target))
     if not found:
         return None
     declared = [
-        DeclaredTarget(_device_of(a, t, gpu_module), _text(a), gpu_module) for a, t in found
+        DeclaredTarget(_device_of(a, t, gpu_module), _text(a), gpu_module, binding)
+        for a, t in found
     ]
     first = declared[0]
     for other in declared[1:]:
@@ -185,6 +195,8 @@ def device_at(
     agrees = option.target.name == declared.device.target.name and (
         not chip or option.chip.name == declared.device.chip.name
     )
+    if not agrees and not declared.binding:
+        return option  # a SPIR-V environment does not bind another target
     if not agrees:
         if not given:  # how the option was spelled: `fuse-gpu-allocs{chip=sm_90}`
             given = f"{what}{{chip={chip}}}" if chip else what
@@ -242,7 +254,8 @@ def attach_target(ctx: Context, module: Operation, device: Device) -> None:
     if attribute is None:
         return
     for gpu_module in gpu_modules(module):
-        if declared_target(gpu_module) is None:
+        declared = declared_target(gpu_module)
+        if declared is None or not declared.binding:
             _append(gpu_module, TARGETS_ATTRIBUTE, attribute)
     host_code = [op for op in block_level_code(module) if enclosing_gpu_module(op) is None]
     if isinstance(module, ModuleOp) and host_code and declared_target(module) is None:
