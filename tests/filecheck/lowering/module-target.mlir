@@ -30,6 +30,9 @@
 // RUN: not gpu-alloc-opt %S/inputs/target/launch_56k.mlir -t 'amdgcn{chip=gfx942}' -p 'import-gpu-allocs,fuse-gpu-allocs' 2>&1 | filecheck %s --check-prefix LAUNCH-T
 // A SPIR-V environment allowing 64 KiB lets 56 KiB fuse and emit:
 // RUN: gpu-alloc-opt %S/inputs/target/two_buffers_56k_spirv64k.mlir -p import-gpu-allocs,fuse-gpu-allocs -t spirv | filecheck %s --check-prefix SPIRV64
+// The environment as a module attribute: SPIR-V's limit, and another -t may still be named:
+// RUN: gpu-alloc-opt %S/inputs/target/two_buffers_56k_spirv_env_attribute.mlir -p import-gpu-allocs,fuse-gpu-allocs -t spirv | filecheck %s --check-prefix SPIRV64
+// RUN: gpu-alloc-opt %S/inputs/target/two_buffers_56k_spirv_env_attribute.mlir -p import-gpu-allocs,fuse-gpu-allocs -t 'amdgcn{chip=gfx942}' | filecheck %s --check-prefix GFX942
 // An environment without the limit has MLIR's default, 16 KiB; #xevm.target is SPIR-V:
 // RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k_spirv_default.mlir -p import-gpu-allocs,fuse-gpu-allocs 2>&1 | filecheck %s --check-prefix SPIRV-DEFAULT
 // RUN: not gpu-alloc-opt %S/inputs/target/two_buffers_56k_xevm.mlir -p import-gpu-allocs,fuse-gpu-allocs 2>&1 | filecheck %s --check-prefix XEVM
