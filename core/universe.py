@@ -1,9 +1,10 @@
-"""Registers the gpu_alloc dialect, passes and targets (`ptx`, `amdgcn`, `spirv`) with xDSL
+"""Registers the gpu_alloc dialect, passes and targets (every one of `TARGETS`) with xDSL
 (`xdsl.universe` entry point), and the `mlir-gpu` frontend (`xdsl-opt -f mlir-gpu`: MLIR's
 `gpu`/`memref` syntax)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from gpu_alloc import stock_driver as _stock_driver
@@ -148,22 +149,17 @@ def _lower() -> type[ModulePass]:
     return LowerGpuAllocsPass
 
 
-def _ptx_target() -> type[Target]:
-    from gpu_alloc.lowering.ptx import PtxTarget
+def target_entries() -> dict[str, Callable[[], type[Target]]]:
+    """Every target of `gpu_alloc.targets.TARGETS` by its `-t` name, each loading the
+    driver its description names (`driver`, through `gpu_alloc.plugins`) on first use."""
+    from gpu_alloc.plugins import loaded
+    from gpu_alloc.targets import TARGETS
 
-    return PtxTarget
-
-
-def _amdgcn_target() -> type[Target]:
-    from gpu_alloc.lowering.amdgcn import AmdgcnTarget
-
-    return AmdgcnTarget
-
-
-def _spirv_target() -> type[Target]:
-    from gpu_alloc.lowering.spirv import SpirvTarget
-
-    return SpirvTarget
+    return {
+        name: functools.partial(loaded, target.driver)
+        for name, target in TARGETS.items()
+        if target.driver
+    }
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
@@ -192,7 +188,7 @@ GPU_ALLOC_UNIVERSE = Universe(
         "index": _index,
     },
     all_passes=ALL_PASSES,
-    all_targets={"ptx": _ptx_target, "amdgcn": _amdgcn_target, "spirv": _spirv_target},
+    all_targets=target_entries(),
     all_frontends={"mlir-gpu": _mlir_gpu_frontend},
 )
 

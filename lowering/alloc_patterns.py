@@ -40,6 +40,7 @@ from gpu_alloc.lowering.dynamic_shared import DynamicSharedMemoryOp, is_dynamic_
 from gpu_alloc.lowering.heap_slices import alignment_of, check_byte_size
 from gpu_alloc.memref_sizes import byte_size_ops, static_byte_size
 from gpu_alloc.names import unique_name
+from gpu_alloc.remarks import emit_remark
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
@@ -264,6 +265,16 @@ class LowerSharedAlloc(RewritePattern):
         if not alloc.dynamic_sizes and site.kernel is not None:
             static_bytes = static_byte_size(memref_type) or 0
             site.kernel.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(static_bytes, i64)
+            emit_remark(  # the target moved it: say so, with what the launch now needs
+                "lower-gpu-allocs",
+                f"'{alloc.alloc_name.data}' ({static_bytes} B) in {site.where} is placed in "
+                f"dynamic shared memory, above the {site.device.static_shared_limit} B a "
+                f"{site.device.target.vendor} kernel may declare statically: each launch "
+                f"sets dynamic_shared_memory_size, the kernel records "
+                f"{DYNAMIC_SHARED_BYTES} = {static_bytes}, and the host must raise "
+                f"{site.device.target.dynamic_shared_opt_in} to {static_bytes}",
+                alloc,
+            )
         elif site.kernel is not None:  # a run-time size: the kernel's view says it
             site.kernel.attributes[DYNAMIC_SHARED_COMPUTED] = UnitAttr()
         rewriter.replace(alloc, [*size_ops, *dynamic_shared_view(alloc, site.kernel)])

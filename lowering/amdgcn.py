@@ -26,13 +26,13 @@ DEFAULT_CHIP = TARGETS[NAME].default_chip
 
 
 def emit_amdgcn_modules(
-    module: ModuleOp, chip: str = DEFAULT_CHIP, backend: str = "llvmlite"
+    module: ModuleOp, chip: str = "", backend: str = "llvmlite"
 ) -> dict[str, str]:
     """The AMDGPU assembly of each `gpu.module` in `module`, by `gpu.module` name."""
     return emit_modules(module, NAME, chip, backend, 0)
 
 
-def emit_amdgcn(module: ModuleOp, chip: str = DEFAULT_CHIP, backend: str = "llvmlite") -> str:
+def emit_amdgcn(module: ModuleOp, chip: str = "", backend: str = "llvmlite") -> str:
     """The AMDGPU assembly of every kernel in `module` (several `gpu.module`s one after
     the other, each after a `; gpu.module @name` line)."""
     return joined(emit_amdgcn_modules(module, chip, backend), NAME)
@@ -47,8 +47,9 @@ class AmdgcnTarget(Target):
 
     name = NAME
 
-    chip: str = DEFAULT_CHIP
-    """The `gfxNNN` processor to compile for (gfx90a, gfx942, gfx950, gfx1100, ...)."""
+    chip: str = ""
+    """The `gfxNNN` processor to compile for (gfx90a, gfx942, gfx950, gfx1100, ...; default:
+    the `gpu.module`'s `#rocdl.target`, else gfx942); attached to modules without one."""
     backend: str = "llvmlite"
     """`llvmlite` (in-process, the default) or `mlir` (MLIR 22's ROCDL path)."""
 

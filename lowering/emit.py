@@ -34,6 +34,7 @@ from gpu_alloc.lowering.static_shared import check_static_shared
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
 from gpu_alloc.provenance import cloned
 from gpu_alloc.targets import Device, TargetOptionError, target_named
+from gpu_alloc.transforms.module_target import TARGETS_ATTRIBUTE, module_device
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -69,6 +70,8 @@ def _lowered(module: ModuleOp, device: Device) -> ModuleOp:
     """A copy of `module` with its `gpu_alloc` ops lowered for `device`, and then what
     no target's lowering reads (`affine`, `index`, `scf.forall`/`parallel`) pre-lowered."""
     lowered = cloned(module)  # a diagnostic on the copy points at the user's op
+    for gpu_module in _gpu_modules(lowered):  # the device is resolved: the backends' own
+        gpu_module.attributes.pop(TARGETS_ATTRIBUTE, None)  # pipelines attach its target
     if any(isinstance(op, AllocOp | AliasOp | OffsetPointerOp | DeallocOp) for op in module.walk()):
         LowerGpuAllocsPass(chip=device.chip.name).apply(Context(), lowered)
     pre_lower(lowered)
@@ -130,6 +133,8 @@ def prepared(
     Raises `TargetOptionError` for a bad option, `GpuAllocPassError` (at the op) for an
     op the backend does not lower or a kernel over its chip's limits."""
     device = device_for(target, chip, backend, isa_version)
+    device = module_device(module, f"-t {target}", chip, target)  # the module's own target
+    device.target.check_isa_version(device.chip, isa_version)
     check_coverage(module, device.target, backend)
     check_chip_ops(module, device)
     check_symbol_names(module, device)

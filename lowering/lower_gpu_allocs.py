@@ -78,6 +78,7 @@ from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_sizes import size_slice
 from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.layout_record import shifted_layout, single_func_layout
+from gpu_alloc.transforms.module_target import device_at
 from gpu_alloc.transforms.runs_once import check_module_runs_once
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
@@ -258,14 +259,16 @@ class LowerGpuAllocsPass(ModulePass):
     which shared allocations need dynamic shared memory; a chip implies it."""
 
     chip: str = ""
-    """The chip to lower for (`sm_90`, `gfx942`, `generic`); without target and chip,
-    NVIDIA's rules (48 KiB of static shared memory)."""
+    """The chip to lower for (`sm_90`, `gfx942`, `generic`); a `gpu.module`'s target
+    attribute names it too (they must agree); without either, NVIDIA's rules (48 KiB of
+    static shared memory)."""
 
     def device(self) -> Device:
         return device_option(self.name, self.chip, self.target)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        device = self.device()
+        self.device()  # a bad option is refused before the module is read
+        device = device_at(op, self.name, self.chip, self.target)  # of host code
         rollback_on_failure(op, lambda: self._lower(ctx, op, device))
 
     def _lower(self, ctx: Context, op: ModuleOp, device: Device) -> None:
@@ -279,9 +282,10 @@ class LowerGpuAllocsPass(ModulePass):
             op.attributes[CONTAINER_MODULE] = UnitAttr()
         for gpu_module in [o for o in op.walk() if isinstance(o, gpu.ModuleOp)]:
             module_name = gpu_module.sym_name.data
+            module_device = device_at(gpu_module, self.name, self.chip, self.target)
             for func in [o for o in gpu_module.body.ops if isinstance(o, gpu.FuncOp)]:
                 kernel_launches = launches.get((module_name, func.sym_name.data), [])
-                _KernelLowering(func, gpu_module, kernel_launches, device).run()
+                _KernelLowering(func, gpu_module, kernel_launches, module_device).run()
         lower_block_level(op, device)  # gpu.launch bodies and workgroup func.funcs
         for leftover in op.walk():
             if isinstance(leftover, AllocOp | DeallocOp):

@@ -31,7 +31,7 @@ DEFAULT_PTX_VERSION = TARGETS[NAME].default_isa_version
 
 def emit_ptx_modules(
     module: ModuleOp,
-    chip: str = DEFAULT_CHIP,
+    chip: str = "",
     ptx_version: int = DEFAULT_PTX_VERSION,
     backend: str = "llvmlite",
 ) -> dict[str, str]:
@@ -41,7 +41,7 @@ def emit_ptx_modules(
 
 def emit_ptx(
     module: ModuleOp,
-    chip: str = DEFAULT_CHIP,
+    chip: str = "",
     ptx_version: int = DEFAULT_PTX_VERSION,
     backend: str = "llvmlite",
 ) -> str:
@@ -59,8 +59,9 @@ class PtxTarget(Target):
 
     name = NAME
 
-    chip: str = DEFAULT_CHIP
-    """The `sm_XX` architecture to compile for."""
+    chip: str = ""
+    """The `sm_XX` architecture to compile for (default: the `gpu.module`'s
+    `#nvvm.target`, else the target's default chip, sm_90); attached to modules without one."""
     ptx_version: int = DEFAULT_PTX_VERSION
     """The PTX ISA version times ten (80 is PTX 8.0)."""
     backend: str = "llvmlite"

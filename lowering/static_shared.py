@@ -1,32 +1,53 @@
-"""The static shared memory of each lowered kernel, against what its chip allows.
+"""The shared memory of each lowered kernel, against what its chip allows.
 
 A kernel's static shared bytes are those of the shared `memref.global`s it and the
 functions it calls (in its `gpu.module`) read with `memref.get_global`, each rounded up
-to its alignment. `check_static_shared` refuses, at the kernel, one whose bytes exceed
-the chip's shared bytes per block or the target's static-shared limit, before any
-assembly is made (ptxas, LLVM's AMDGPU target or the OpenCL runtime would refuse it
-later, or worse).
+to its alignment, and of its workgroup attributions; shared is every spelling of the
+space (`3`, `3 : i32`, `#gpu.address_space<workgroup>`). Its dynamic shared bytes are
+those `lower-gpu-allocs` recorded (`gpu_alloc.dynamic_shared_bytes`). `check_static_shared`
+refuses, at the kernel, one whose static bytes exceed the target's static-shared limit
+or whose static and dynamic bytes together exceed the chip's shared bytes per block,
+before any assembly is made (ptxas, LLVM's AMDGPU target or the OpenCL runtime would
+refuse it later, unlocated, or worse).
 """
 
 from __future__ import annotations
 
+from gpu_alloc.dialect.backing import DYNAMIC_SHARED_BYTES
+from gpu_alloc.dialect.mlir_gpu_kernels import workgroup_count
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
 from xdsl.dialects import gpu
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
+from xdsl.ir import Operation
+
+
+def _attribution_bytes(kernel: gpu.FuncOp) -> int:
+    """The bytes of `kernel`'s workgroup attributions (block arguments after its inputs)."""
+    inputs = len(kernel.function_type.inputs.data)
+    arguments = kernel.body.blocks[0].args[inputs : inputs + workgroup_count(kernel)]
+    sizes = [static_byte_size(a.type) or 0 for a in arguments if isinstance(a.type, MemRefType)]
+    return sum(sizes)
+
+
+def dynamic_shared_bytes(kernel: gpu.FuncOp) -> int:
+    """The dynamic shared bytes `lower-gpu-allocs` recorded on `kernel` (0 if none)."""
+    record = kernel.attributes.get(DYNAMIC_SHARED_BYTES)
+    return record.value.data if isinstance(record, IntegerAttr) else 0
 
 
 def static_shared_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
     """Per kernel of `gpu_module`, the static shared bytes it uses."""
     return {
-        op.sym_name.data: shared_global_bytes_read(op)
+        op.sym_name.data: shared_global_bytes_read(op) + _attribution_bytes(op)
         for op in gpu_module.body.ops
         if isinstance(op, gpu.FuncOp) and op.kernel is not None
     }
 
 
-def _kernels_by_name(module: ModuleOp) -> dict[tuple[str, str], gpu.FuncOp]:
+def _kernels_by_name(module: Operation) -> dict[tuple[str, str], gpu.FuncOp]:
     return {
         (gpu_module.sym_name.data, op.sym_name.data): op
         for gpu_module in module.walk()
@@ -37,19 +58,30 @@ def _kernels_by_name(module: ModuleOp) -> dict[tuple[str, str], gpu.FuncOp]:
 
 
 def check_static_shared(lowered: ModuleOp, device: Device, source: ModuleOp) -> None:
-    """Refuse the first kernel of `lowered` whose static shared bytes `device` does not
-    allow, at that kernel in `source` (the module `lowered` was lowered from)."""
+    """Refuse the first kernel of `lowered` whose shared bytes `device` does not allow,
+    at that kernel in `source` (the module `lowered` was lowered from)."""
     limit = device.shared_bytes_per_block
-    what = f"one block of {device.chip.name} may use {limit}"
-    if device.static_shared_limit is not None and device.static_shared_limit < limit:
-        limit = device.static_shared_limit
-        what = f"a {device.target.vendor} kernel may declare {limit} statically"
+    static_limit = device.static_shared_limit
     shared = device.target.spaces.shared_name
     kernels = _kernels_by_name(source)
     for gpu_module in (op for op in lowered.walk() if isinstance(op, gpu.ModuleOp)):
+        lowered_kernels = _kernels_by_name(gpu_module)
         for name, total in static_shared_bytes(gpu_module).items():
-            if total > limit:
+            kernel = lowered_kernels[(gpu_module.sym_name.data, name)]
+            dynamic = dynamic_shared_bytes(kernel)
+            at = kernels.get((gpu_module.sym_name.data, name))
+            if static_limit is not None and total > static_limit and static_limit < limit:
                 raise GpuAllocPassError(
-                    f"kernel '{name}' uses {total} bytes of static {shared} memory; {what}",
-                    kernels.get((gpu_module.sym_name.data, name)),
+                    f"kernel '{name}' uses {total} bytes of static {shared} memory; a "
+                    f"{device.target.vendor} kernel may declare {static_limit} statically",
+                    at,
+                )
+            if total + dynamic > limit:
+                what = f"{total} bytes of static"
+                if dynamic:
+                    what = f"{total + dynamic} bytes ({total} static, {dynamic} dynamic) of"
+                raise GpuAllocPassError(
+                    f"kernel '{name}' uses {what} {shared} memory; one block of "
+                    f"{device.chip.name} may use {limit}",
+                    at,
                 )

@@ -14,33 +14,36 @@ from collections.abc import Callable
 
 from gpu_alloc.lowering import amdgpu_tools, spirv_tools
 from gpu_alloc.lowering.ptxas import assemble
-from gpu_alloc.targets import Device
+from gpu_alloc.plugins import loaded
+from gpu_alloc.targets import TARGETS, Device
 
 
-def _ptxas(text: str, device: Device, isa_version: int) -> dict[str, int]:
+def ptxas_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
     return {name: r.shared_bytes for name, r in assemble(text, device.chip.name).items()}
 
 
-def _amdgpu(text: str, device: Device, isa_version: int) -> dict[str, int]:
+def amdgpu_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
     amdgpu_tools.code_object(text, device)
     resources = amdgpu_tools.kernel_resources(text)
     return {name: r.group_segment_bytes for name, r in resources.items()}
 
 
-def _spirv(text: str, device: Device, isa_version: int) -> dict[str, int]:
+def spirv_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
     binary = spirv_tools.assemble(text, isa_version)
     return spirv_tools.workgroup_bytes(spirv_tools.validate(binary, isa_version))
 
 
-TOOL_CHECKS: dict[str, Callable[[str, Device, int], dict[str, int]]] = {
-    "ptx": _ptxas,
-    "amdgcn": _amdgpu,
-    "spirv": _spirv,
-}
-"""Per target (by `-t` name), its tools' check."""
+ToolCheck = Callable[[str, Device, int], dict[str, int]]
+
+
+def tool_checks() -> dict[str, ToolCheck]:
+    """Per target (by `-t` name), its tools' check: what its description's `tool_check`
+    names (`gpu_alloc.plugins`)."""
+    return {name: loaded(t.tool_check) for name, t in TARGETS.items() if t.tool_check}
 
 
 def shared_bytes_by_tool(text: str, device: Device, isa_version: int) -> dict[str, int]:
     """Per kernel of `text` (one module's assembly), the static shared bytes its target's
     tools report, after they accepted it."""
-    return TOOL_CHECKS[device.target.name](text, device, isa_version)
+    check: ToolCheck = loaded(device.target.tool_check)
+    return check(text, device, isa_version)

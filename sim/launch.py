@@ -24,6 +24,7 @@ from gpu_alloc.dialect import (
 )
 from gpu_alloc.dialect.memory import function_arguments, space_of
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
+from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit, simulated_device
 from gpu_alloc.sim.errors import SimulationError, option
 from gpu_alloc.sim.interpreter import BlockInterpreter
@@ -31,6 +32,7 @@ from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtyp
 from gpu_alloc.sim.profile import Profile, new_profile
 from gpu_alloc.sim.state import LaunchState, Race
 from gpu_alloc.targets import DEFAULT_DEVICE, Device
+from gpu_alloc.transforms.module_target import device_at
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -119,6 +121,19 @@ def _qualified(kernel: gpu.FuncOp) -> str:
     return prefix + kernel.sym_name.data
 
 
+def _module_device(
+    func: gpu.FuncOp, device: Device | None, target: str | None, chip: str | None
+) -> Device | None:
+    """The kernel's `gpu.module`'s target attribute where it has one (the options must
+    agree with it), else the options' device."""
+    try:
+        given = f"--chip {chip}" if chip else f"--target {target}"
+        declared = device_at(func, "gpu-alloc-sim", chip or "", target or "", given)
+    except GpuAllocPassError as error:
+        raise SimulationError(error.message) from None
+    return device if declared is DEFAULT_DEVICE else declared
+
+
 def simulate(
     module: ModuleOp,
     *,
@@ -149,7 +164,7 @@ def simulate(
     without either: the most any chip gives, 32 lanes, NVIDIA's banks."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
-    device = simulated_device(target, chip)
+    device = _module_device(func, simulated_device(target, chip), target, chip)
     launch = _launch_state(func, grid3, block3, device, max_thread_steps)
     if profile:
         bank_model = DEFAULT_BANK_MODEL if device is None else device.bank_model

@@ -5,7 +5,12 @@ One `TargetDescription` per target (`description`), one module per vendor (`nvid
 the simulator, the lowering and both backends all read their facts here: memory
 spaces, shared bytes per block, the static-shared limit, bank model, warp or wavefront
 size, ids/barrier/fence intrinsics, kernel ABI, math library, chips and ISA versions.
-A fourth target is a new module here, its entry in `TARGETS`, and a backend.
+A fourth target is a new module here, its entry in `TARGETS`, and its code: the
+description names its `-t` driver (`driver`) and its tools' check (`tool_check`) as
+`module:attribute` text, and MLIR's target attributes that mean it
+(`mlir_target_attributes`); every registry that lists targets (the xDSL universe, the
+tool checks, the coverage columns, `--help`) is built from `TARGETS`
+(`tests/test_target_plugin.py` adds a test-only one).
 """
 
 from __future__ import annotations

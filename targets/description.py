@@ -250,6 +250,9 @@ class TargetDescription:
     """What the target's assembler accepts as a symbol name."""
     comment: str = ";"
     """What starts a comment line in the target's assembly."""
+    dynamic_shared_opt_in: str = ""
+    """The launch attribute the host raises for dynamic shared memory above the
+    static-shared limit (`cudaFuncAttributeMaxDynamicSharedMemorySize`)."""
     no_dynamic_shared: str = ""
     """Why a kernel may not have shared memory sized at its launch ("" where it may)."""
     isolated_codegen: bool = False
@@ -259,6 +262,22 @@ class TargetDescription:
     """Element types (`bf16`) no op may use on the target, and why."""
     chip_only_ops: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """Ops that only some of the target's chips have: op name → those chips."""
+    driver: str = ""
+    """The target's `-t` driver, an xDSL `Target`, as `module:attribute`
+    (`gpu_alloc.lowering.ptx:PtxTarget`): `gpu_alloc.universe` registers it as `name`."""
+    tool_check: str = ""
+    """Its own tools' check of its assembly, as `module:function` (text, device, ISA
+    version -> static shared bytes per kernel: `lowering/tool_checks.py`)."""
+    mlir_target_attributes: tuple[str, ...] = ()
+    """MLIR's target attributes that put a `gpu.module` on this target (`nvvm.target`),
+    in its `targets` list; the first is the one this project attaches for a chip."""
+    mlir_default_chip: str = ""
+    """The chip such an attribute means when it names none (MLIR's default)."""
+    mlir_shared_limit_key: str = ""
+    """The attribute parameter that gives a block's shared bytes instead of a chip
+    (`max_compute_shared_memory_size` of `#spirv.resource_limits`); "" if none."""
+    mlir_shared_limit_default: int = 0
+    """What MLIR takes for that parameter when the attribute leaves it out."""
 
     def chip(self, name: str) -> Chip:
         """The chip called `name`, or a `TargetOptionError` listing the known ones."""

@@ -115,4 +115,9 @@ NVIDIA = TargetDescription(
     isa_version_option="ptx_version",
     symbol_pattern=r"[A-Za-z][A-Za-z0-9_$]*|[_$%][A-Za-z0-9_$]+",
     comment="//",
+    dynamic_shared_opt_in="cudaFuncAttributeMaxDynamicSharedMemorySize",
+    driver="gpu_alloc.lowering.ptx:PtxTarget",
+    tool_check="gpu_alloc.lowering.tool_checks:ptxas_check",
+    mlir_target_attributes=("nvvm.target",),
+    mlir_default_chip="sm_50",
 )

@@ -106,4 +106,12 @@ SPIRV = TargetDescription(
     refused_types={
         "bf16": "LLVM 22's SPIR-V target needs SPV_KHR_bfloat16 for bf16, which OpenCL lacks"
     },
+    # MLIR's SPIR-V environment, or Intel's target (which MLIR compiles to SPIR-V); the
+    # environment's resource limits give the Workgroup bytes (16 KiB unless it says).
+    driver="gpu_alloc.lowering.spirv:SpirvTarget",
+    tool_check="gpu_alloc.lowering.tool_checks:spirv_check",
+    mlir_target_attributes=("spirv.target_env", "xevm.target"),
+    mlir_default_chip="generic",
+    mlir_shared_limit_key="max_compute_shared_memory_size",
+    mlir_shared_limit_default=16 * KIB,
 )

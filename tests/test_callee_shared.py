@@ -93,7 +93,7 @@ def test_a_kernel_and_its_callee_over_48_kib_are_refused_at_the_kernel(
     message = error.value.message
     assert message.startswith("kernel 'k' needs 81920 bytes of shared memory with the functions")
     assert "(40960 B its own; 'helper' 40960 B)" in message
-    assert "over the limit of 49152 (max-shared-bytes)" in message
+    assert "over the limit of 49152 (what one block of ptx (any sm_XX) may use)" in message
     assert isinstance(error.value.op, gpu.FuncOp)
 
 

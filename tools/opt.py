@@ -31,6 +31,7 @@ from gpu_alloc.errors import (
 )
 from gpu_alloc.lowering.ptx import pass_errors_raised
 from gpu_alloc.remarks import collected_remarks
+from gpu_alloc.targets import TARGETS, TargetOptionError, resolve
 from gpu_alloc.tools import verify_diagnostics as verifier
 from gpu_alloc.tools.diagnostics import (
     SourceMap,
@@ -38,7 +39,7 @@ from gpu_alloc.tools.diagnostics import (
     parse_with_locations,
 )
 from gpu_alloc.tools.files import mlir_input_extension, read_input, write_output
-from gpu_alloc.tools.mlir_bridge import add_bridge_argument
+from gpu_alloc.tools.mlir_bridge import add_bridge_argument, read_module
 from gpu_alloc.tools.pass_options import (
     pass_options,
     pipeline_problem,
@@ -47,6 +48,7 @@ from gpu_alloc.tools.pass_options import (
 )
 from gpu_alloc.tools.reader import read
 from gpu_alloc.tools.verification import first_invalid_op
+from gpu_alloc.transforms.module_target import attach_target
 from gpu_alloc.universe import ALL_PASSES, register_dialects
 from gpu_alloc.version import version_line
 from xdsl.dialects.builtin import ModuleOp
@@ -78,10 +80,13 @@ class _PipelineError(Exception):
         self.message = message
 
 
-HIDDEN_STEPS = """\
+_FLAGS = [f"-t {name}" for name in TARGETS]
+_TARGET_FLAGS = " and ".join([", ".join(_FLAGS[:-1]), _FLAGS[-1]] if len(_FLAGS) > 1 else _FLAGS)
+HIDDEN_STEPS = f"""\
 hidden steps: lower-gpu-allocs runs flatten-aliases first when aliases are left, and
--t ptx, -t amdgcn and -t spirv run lower-gpu-allocs{chip=...} first when gpu_alloc ops
-are left; the full pipeline is
+{_TARGET_FLAGS} run lower-gpu-allocs{{chip=...}} first when gpu_alloc ops
+are left; -t X{{chip=...}} gives gpu.modules without a target attribute that chip's
+first; the full pipeline is
   -p fuse-gpu-allocs,flatten-aliases,lower-gpu-allocs -t ptx"""
 
 
@@ -214,6 +219,7 @@ class GpuAllocOptMain(xDSLOptMain):
     def _run_pipeline(self, module: ModuleOp) -> str:
         """The passes and the target's output; every failure as a `_PipelineError`."""
         try:
+            self._attach_target(module)
             self.apply_passes(module)
             with pass_errors_raised():  # the ptx target's errors, printed here at the op
                 return self.output_resulting_program(module)
@@ -225,6 +231,20 @@ class GpuAllocOptMain(xDSLOptMain):
         except DiagnosticException as error:
             failure = first_invalid_op(module)
             raise _PipelineError(failure[0] if failure else None, str(error)) from None
+
+    def _attach_target(self, module: ModuleOp) -> None:
+        """`-t X{chip=...}` is the passes' target too: its device goes into every
+        `gpu.module` without a target attribute before the pipeline runs (as MLIR's
+        `nvvm-attach-target`); a module that names another is refused when emitted."""
+        spec = parse_spec(self.args.target)
+        chip = spec.parameters.get("chip")
+        if spec.name not in TARGETS or not chip:
+            return
+        try:
+            device = resolve(spec.name, str(chip[0]))
+        except TargetOptionError:
+            return  # the target itself reports it, at its option
+        attach_target(self.ctx, module, device)
 
     def _verify_diagnostics(self) -> None:
         """`--verify-diagnostics` (`gpu_alloc.tools.verify_diagnostics`): with `expected-*`

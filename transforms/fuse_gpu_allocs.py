@@ -62,6 +62,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import byte_size_ops
 from gpu_alloc.names import unique_name
 from gpu_alloc.provenance import derive
+from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.call_graph import CallGraph
@@ -79,6 +80,7 @@ from gpu_alloc.transforms.fusion_analysis import (
 from gpu_alloc.transforms.fusion_report import KernelReport, format_report
 from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import walk_ops
+from gpu_alloc.transforms.module_target import attach_target, device_at
 from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
 from gpu_alloc.transforms.reuse_barriers import FusionUnits, insert_barriers
 from gpu_alloc.transforms.runs_once import RunsOnce, check_runs_once
@@ -138,23 +140,38 @@ class FuseGpuAllocsPass(ModulePass):
     insert_barriers: str = "over-limit"
     """`never`, `over-limit` or `always`: add barriers that let Funcs share bytes."""
 
-    def shared_limit(self) -> int:
-        """`max-shared-bytes`, or what one block of `chip` may use."""
+    def device(self, at: Operation | None = None) -> Device:
+        """The device the code at `at` is fused for: its `gpu.module`'s target attribute
+        or the `chip` option (`module_target.device_at`; they must agree)."""
+        if at is None:
+            return device_option(self.name, self.chip)
+        return device_at(at, self.name, self.chip)
+
+    def shared_limit(self, at: Operation | None = None) -> int:
+        """`max-shared-bytes`, or what one block of the device at `at` may use."""
         if self.max_shared_bytes is not None:
             return self.max_shared_bytes
-        return device_option(self.name, self.chip).shared_bytes_per_block
+        return self.device(at).shared_bytes_per_block
 
-    def fuse_options(self) -> FuseOptions:
+    def limit_source(self, at: Operation | None = None) -> str:
+        """Where the limit of `shared_limit(at)` comes from, for messages."""
+        if self.max_shared_bytes is not None:
+            return "max-shared-bytes"
+        return f"what one block of {self.device(at).describe()} may use"
+
+    def fuse_options(self, at: Operation | None = None) -> FuseOptions:
         return FuseOptions(
             self.alignment,
-            self.shared_limit(),
+            self.shared_limit(at),
             self.time_limit,
             self.budget,
-            device_option(self.name, self.chip).static_shared_limit,
+            self.device(at).static_shared_limit,
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         reports = self.run(op)
+        if self.chip:  # the module records the chip it was fused for
+            attach_target(ctx, op, self.device())
         if self.report:
             print(format_report(reports), file=sys.stderr)
 
@@ -164,7 +181,7 @@ class FuseGpuAllocsPass(ModulePass):
         self.check_options()
         print_fuse_remarks(op)  # what the pass leaves alone, never silently
         fusion = fusion_units(op)
-        inserted = insert_barriers(fusion, self, self.fuse_options())
+        inserted = insert_barriers(fusion, self)
         try:
             return fuse_module(op, self, fusion)
         except GpuAllocPassError:
@@ -221,7 +238,6 @@ def fuse_module(
         used_names.add(name)
         return name
 
-    fuse_options = options.fuse_options()
     plans: dict[Operation, KernelPlan] = {}
     runs_once = RunsOnce(fusion.graph)
     for unit in fusion.units:
@@ -230,16 +246,18 @@ def fuse_module(
         plan = fusion.base_plans.get(unit)
         if plan is None:
             depends = fusion.graph.thread_dependence(unit)
-            plan = plan_kernel(unit, fuse_options, depends)
+            plan = plan_kernel(unit, options.fuse_options(unit), depends)
         plans[unit] = plan
     for unit, plan in plans.items():
         callees = [plans[c] for c in fusion.graph.callees(unit) if c in plans]
+        unit_options = options.fuse_options(unit)
         check_shared_limit(
             plan,
-            fuse_options.max_shared_bytes,
+            unit_options.max_shared_bytes,
             callees,
-            fuse_options.static_shared_limit,
-            shared_global_bytes_read(unit),
+            unit_options.static_shared_limit,
+            global_bytes=shared_global_bytes_read(unit),
+            limit_source=options.limit_source(unit),
         )
     named = [name_plan(plan, fresh_name) for plan in plans.values()]
     for plan in named:

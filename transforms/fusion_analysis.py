@@ -301,6 +301,7 @@ def check_shared_limit(
     callees: Sequence[KernelPlan] = (),
     static_limit: int | None = None,
     global_bytes: int = 0,
+    limit_source: str = "max-shared-bytes",
 ) -> None:
     """Raises where the kernel's shared memory would not fit, before the target's tools or
     the launch say so: its own static bytes with those of the functions it calls
@@ -324,7 +325,7 @@ def check_shared_limit(
         parts += [f"workgroup memref.globals {global_bytes} B"] if global_bytes else []
         what += f" with the functions it calls ({own} B its own; {', '.join(parts)})"
     if total > limit:
-        reason = f"over the limit of {limit} (max-shared-bytes)"
+        reason = f"over the limit of {limit} ({limit_source})"
     elif static_limit is not None and static > static_limit and (device or static > own):
         reason = (
             f"{static} B of it in static .shared arrays (a device function's shared memory "

@@ -53,6 +53,7 @@ from gpu_alloc.transforms.kernel_ir import (
     launch_thread_id,
     walk_ops,
 )
+from gpu_alloc.transforms.module_target import module_device
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
@@ -222,8 +223,13 @@ class PadSharedAllocsPass(ModulePass):
     """Static shared bytes a kernel may use after padding (as `fuse-gpu-allocs`); by
     default what one block of `chip` may use."""
 
-    def device(self) -> tuple[Device, BankModel]:
-        device = device_option(self.name, self.chip)
+    def device(self, module: ModuleOp | None = None) -> tuple[Device, BankModel]:
+        """The device of `module` (its `gpu.module`s' target attribute or the `chip`
+        option: `module_target`) and its bank model."""
+        if module is None:
+            device = device_option(self.name, self.chip)
+        else:
+            device = module_device(module, self.name, self.chip)
         if device.bank_model is None:
             raise GpuAllocPassError(
                 f"pad-shared-allocs: {device.describe()} has no bank model (the device "
@@ -237,7 +243,7 @@ class PadSharedAllocsPass(ModulePass):
                 f"pad-shared-allocs: option max-shared-bytes must be a non-negative number of "
                 f"bytes, got {self.max_shared_bytes}"
             )
-        device, model = self.device()
+        device, model = self.device(op)
         limit = self.max_shared_bytes
         if limit is None:
             limit = device.shared_bytes_per_block

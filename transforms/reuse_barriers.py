@@ -92,9 +92,7 @@ class FusionUnits:
     not planned, or planning raised: `fuse_module` plans it again and reports)."""
 
 
-def insert_barriers(
-    fusion: FusionUnits, options: Any, fuse_options: FuseOptions
-) -> list[InsertedBarrier]:
+def insert_barriers(fusion: FusionUnits, options: Any) -> list[InsertedBarrier]:
     """Inserts the barriers `options.insert_barriers` (a `FuseGpuAllocsPass`) asks for;
     returns them, back edges first, then per unit in program order.
 
@@ -119,10 +117,11 @@ def insert_barriers(
             back_edges[unit] or not same_accesses_every_call(unit, funcs, calls)
         ):
             back_edges[unit].append(edge)
-    limit = None if mode == "always" else options.shared_limit()
     chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
-    for unit in fusion.units:
-        claims = _Planner(unit, fuse_options, fusion, back_edges).choose(limit)
+    for unit in fusion.units:  # each for the device of its own gpu.module
+        limit = None if mode == "always" else options.shared_limit(unit)
+        planner = _Planner(unit, options.fuse_options(unit), fusion, back_edges)
+        claims = planner.choose(limit)
         reason = fusion.graph.why_not_uniform(unit)
         if reason is None:
             chosen.append((unit, claims))

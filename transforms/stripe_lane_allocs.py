@@ -10,6 +10,7 @@ from gpu_alloc.transforms.constants import constant_before
 from gpu_alloc.transforms.device_option import device_option
 from gpu_alloc.transforms.lane_indices import LaneKey, lane_residue
 from gpu_alloc.transforms.memref_uses import UseKind, memref_accesses
+from gpu_alloc.transforms.module_target import module_device
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import (
@@ -158,15 +159,19 @@ class StripeLaneAllocsPass(ModulePass):
     """Threads per warp: lane `l` keeps the elements `l + k * warp_size` (default: the
     chip's; NVIDIA's 32 without a chip)."""
 
-    def lanes(self) -> int:
-        """`warp_size`, or the chip's warp or wavefront size."""
+    def lanes(self, module: ModuleOp | None = None) -> int:
+        """`warp_size`, or the warp or wavefront size of `module`'s chip (its
+        `gpu.module`s' target attribute or the `chip` option: `module_target`)."""
         if self.warp_size is not None:
             if self.warp_size <= 0:
                 raise GpuAllocPassError(
                     f"stripe-lane-allocs: warp_size must be positive, got {self.warp_size}"
                 )
             return self.warp_size
-        device = device_option(self.name, self.chip)
+        if module is None:
+            device = device_option(self.name, self.chip)
+        else:
+            device = module_device(module, self.name, self.chip)
         if device.wave_size is None:
             raise GpuAllocPassError(
                 f"stripe-lane-allocs: {device.describe()} leaves the sub-group size to the "
@@ -175,7 +180,7 @@ class StripeLaneAllocsPass(ModulePass):
         return device.wave_size
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lanes = self.lanes()
+        lanes = self.lanes(op)
         candidates = [o for o in op.walk() if isinstance(o, AllocOp) and _is_candidate(o, lanes)]
         for alloc in candidates:
             _check_stripable(alloc, lanes)

@@ -23,7 +23,7 @@ builtin.module {
 }
 
 // LIMIT-NOT:  Traceback
-// LIMIT:      stock-xdsl-opt.mlir:18:5: error: kernel 'k' needs 60000 bytes of shared memory, over the limit of 49152 (max-shared-bytes); largest: 'a' (60000 B)
+// LIMIT:      stock-xdsl-opt.mlir:18:5: error: kernel 'k' needs 60000 bytes of shared memory, over the limit of 49152 (what one block of ptx (any sm_XX) may use); largest: 'a' (60000 B)
 // LIMIT-NEXT: "gpu.func"() <{function_type = () -> ()}> ({
 // LIMIT-NEXT: ^~~~~~~~~~
 // LIMIT-NOT:  Traceback
@@ -44,7 +44,7 @@ builtin.module {
 // PARSE-NOT:  Traceback
 
 // MLIR-NOT: Traceback
-// MLIR:     mlir-syntax-over-limit.mlir:3:3: error: kernel 'k' needs 65536 bytes of shared memory, over the limit of 49152 (max-shared-bytes); largest: 'tile' (65536 B)
+// MLIR:     mlir-syntax-over-limit.mlir:3:3: error: kernel 'k' needs 65536 bytes of shared memory, over the limit of 49152 (what one block of ptx (any sm_XX) may use); largest: 'tile' (65536 B)
 // MLIR-NEXT: gpu.func @k(%out: memref<16384xf32>) kernel {
 // MLIR-OK: %tile = gpu_alloc.alloc "tile" : memref<16384xf32, #gpu.address_space<workgroup>>
 

@@ -16,7 +16,7 @@
 // -----
 
 gpu.module @m {
-  // expected-error@below {{kernel 'k' needs 60000 bytes of shared memory, over the limit of 49152 (max-shared-bytes); largest: 'a' (60000 B)}}
+  // expected-error@below {{kernel 'k' needs 60000 bytes of shared memory, over the limit of 49152 (what one block of ptx (any sm_XX) may use); largest: 'a' (60000 B)}}
   gpu.func @k() kernel {
     %a = "gpu_alloc.alloc"() <{name = "a"}> : () -> memref<60000xi8, 3 : i32>
     gpu.return

@@ -7,16 +7,19 @@
 // RUN: gpu-alloc-opt %s -p 'lower-gpu-allocs{chip=gfx942}' | filecheck %s --check-prefix LOWERED
 // RUN: gpu-alloc-opt %s -t amdgcn | filecheck %s --check-prefix AMD
 // RUN: gpu-alloc-opt %s -t 'amdgcn{backend=mlir}' | filecheck %s --check-prefix AMD
-// RUN: not gpu-alloc-opt %s -t 'amdgcn{chip=gfx942}' -p 'lower-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix NVIDIA
+// -t's chip is the passes' target too: a pass option naming another chip is refused.
+// RUN: not gpu-alloc-opt %s -t 'amdgcn{chip=gfx942}' -p 'lower-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix CONFLICT
 // RUN: not gpu-alloc-opt %s -t spirv 2>&1 | filecheck %s --check-prefix SPIRV
 
-// NVIDIA: device-function-shared.mlir:[[# @LINE + 14]]:7: error: shared allocation 'big' of 65536 bytes (above the 49152 a NVIDIA kernel may declare statically) in device function 'tile' cannot be lowered: only a kernel's launch can size dynamic shared memory
+// NVIDIA: device-function-shared.mlir:[[# @LINE + 16]]:7: error: shared allocation 'big' of 65536 bytes (above the 49152 a NVIDIA kernel may declare statically) in device function 'tile' cannot be lowered: only a kernel's launch can size dynamic shared memory
 // NVIDIA-NOT: .version
 // LOWERED:     "memref.global"() <{sym_name = "tile__big", type = memref<16384xf32, 3 : i32>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
 // LOWERED:     func.func @tile
 // LOWERED:       memref.get_global @tile__big
 // AMD:         .amdhsa_kernel k
 // AMD:         .amdhsa_group_segment_fixed_size 65536
+// CONFLICT: device-function-shared.mlir:[[# @LINE + 6]]:3: error: gpu.module @m is for amdgcn gfx942 (#rocdl.target<chip = "gfx942">), but lower-gpu-allocs{chip=sm_90} is for ptx sm_90
+// CONFLICT-NOT: .amdgcn_target
 // SPIRV: device-function-shared.mlir:[[# @LINE + 13]]:5: error: kernel 'k' uses 65536 bytes of static Workgroup memory; one block of generic may use 32768
 // SPIRV-NOT: OpCapability
 

@@ -79,5 +79,5 @@ builtin.module {
     }) {sym_name = "too_big"} : () -> ()
   }) : () -> ()
 }
-// CHECK: kernel 'too_big' needs 65600 bytes of shared memory, over the limit of 49152 (max-shared-bytes); largest: 'tile' (65536 B), 'small' (64 B)
+// CHECK: kernel 'too_big' needs 65600 bytes of shared memory, over the limit of 49152 (what one block of ptx (any sm_XX) may use); largest: 'tile' (65536 B), 'small' (64 B)
 // LIMIT: kernel 'too_big' needs 65600 bytes of shared memory, over the limit of 100 (max-shared-bytes); largest: 'tile' (65536 B), 'small' (64 B)

@@ -1,0 +1,18 @@
+// The 80 KiB kernel, for sm_90 by MLIR's own target attribute.
+gpu.module @m [#nvvm.target<chip = "sm_90">] {
+  gpu.func @k(%out: memref<16xf32, 1>) kernel {
+    %a = memref.alloc() : memref<10240xf32, 3>
+    %b = memref.alloc() : memref<10240xf32, 3>
+    %c0 = arith.constant 0 : index
+    %t = gpu.thread_id x
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %a[%t] : memref<10240xf32, 3>
+    memref.store %f, %b[%t] : memref<10240xf32, 3>
+    gpu.barrier
+    %v = memref.load %a[%c0] : memref<10240xf32, 3>
+    %w = memref.load %b[%c0] : memref<10240xf32, 3>
+    %s = arith.addf %v, %w : f32
+    memref.store %s, %out[%c0] : memref<16xf32, 1>
+    gpu.return
+  }
+}
