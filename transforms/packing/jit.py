@@ -64,7 +64,9 @@ def engine() -> str:
         return f"plain Python ({NO_JIT_ENV} is set)"
     if _compiled or importlib.util.find_spec("numba") is not None:
         return "compiled by numba"
-    return "plain Python, several times slower (numba is not installed: pip install 'gpu-alloc[pack]')"
+    return (
+        "plain Python, several times slower (numba is not installed: pip install 'gpu-alloc[pack]')"
+    )
 
 
 def compile_announcement() -> str:
