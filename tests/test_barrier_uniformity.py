@@ -80,7 +80,7 @@ def _fuse_always(text: str) -> tuple[ModuleOp, list[InsertedBarrier]]:
     import_gpu_allocs(module)
     options = FuseGpuAllocsPass(insert_barriers="always")
     fusion = fusion_units(module)
-    inserted = insert_barriers(fusion, options, options.fuse_options())
+    inserted = insert_barriers(fusion, options)
     fuse_module(module, options, fusion)
     return module, inserted
 
@@ -222,7 +222,7 @@ def test_every_remark_is_true_of_the_module_left():
     import_gpu_allocs(module)
     options = FuseGpuAllocsPass(insert_barriers="always")
     fusion = fusion_units(module)
-    inserted = insert_barriers(fusion, options, options.fuse_options())
+    inserted = insert_barriers(fusion, options)
     assert [(b.kernel, b.bytes_before, b.bytes_after) for b in inserted] == [
         ("f", 512, 256),
         ("gpu.launch in f", 512, 256),

@@ -36,7 +36,7 @@ IREE_TABLE = {
 
 
 def insert_reuse_barriers(module: ModuleOp, options: FuseGpuAllocsPass) -> list[InsertedBarrier]:
-    return insert_barriers(fusion_units(module), options, options.fuse_options())
+    return insert_barriers(fusion_units(module), options)
 
 
 def fused_shared_bytes(text: str, mode: str) -> int:
@@ -234,7 +234,7 @@ def test_over_limit_fits_a_kernel_that_one_barrier_makes_fit():
         fused = corpus.parse(BRANCHES)
         import_gpu_allocs(fused)
         fusion = fusion_units(fused)
-        inserted = insert_barriers(fusion, options, options.fuse_options())
+        inserted = insert_barriers(fusion, options)
         assert [(b.bytes_before, b.bytes_after) for b in inserted] == [(8192, 4096)]
         (report,) = fuse_module(fused, options, fusion)
         assert [s.plan.static_bytes for s in report.spaces] == [4096]
