@@ -27,9 +27,9 @@ from gpu_alloc.errors import (
     GpuAllocPassError,
     UserInputError,
     one_line_usage_errors,
+    pass_errors_raised,
     run_tool,
 )
-from gpu_alloc.lowering.ptx import pass_errors_raised
 from gpu_alloc.remarks import collected_remarks
 from gpu_alloc.tools import verify_diagnostics as verifier
 from gpu_alloc.tools.diagnostics import (
@@ -96,6 +96,18 @@ def pass_overview() -> str:
     return "\n".join([*lines, "", HIDDEN_STEPS])
 
 
+def _epilog_on_help(arg_parser: argparse.ArgumentParser, epilog: Callable[[], str]) -> None:
+    """Makes `epilog()` the parser's epilog when help is printed: it loads every pass
+    class, which a run that prints no help never needs (start-up, issue 31 §3)."""
+    format_help = arg_parser.format_help
+
+    def with_epilog() -> str:
+        arg_parser.epilog = epilog()
+        return format_help()
+
+    arg_parser.format_help = with_epilog
+
+
 class GpuAllocOptMain(xDSLOptMain):
     version_format = version_line("gpu-alloc-opt").replace("{", "{{").replace("}", "}}")
     """`--version`: this package's version and xDSL's (xDSL's VersionAction formats it)."""
@@ -112,7 +124,7 @@ class GpuAllocOptMain(xDSLOptMain):
         super().register_all_arguments(arg_parser)
         arg_parser.prog = "gpu-alloc-opt"
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        arg_parser.epilog = pass_overview()
+        _epilog_on_help(arg_parser, pass_overview)
         one_line_usage_errors(arg_parser)
         add_bridge_argument(arg_parser)
         arg_parser.add_argument(
