@@ -9,10 +9,12 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
 
 
 class GpuAllocPassError(PassFailedException):
