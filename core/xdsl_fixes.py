@@ -1,10 +1,13 @@
 """Workarounds for xDSL 0.75 bugs that break "what a tool prints, it reads back".
 
 Each fix is one small function that patches xDSL in place, written so that it could be
-proposed upstream as is; `apply()` installs all of them once. The package installs them
-when it is imported, so `gpu-alloc-opt`, `gpu-alloc-sim`, the PTX backends and the stock
-`xdsl-opt` (which imports this package through its `xdsl.universe` entry point) all get
-them.
+proposed upstream as is (each as an upstream change: docs/xdsl-upstream.md); `apply()`
+installs all of them once. Importing the package (or registering it, or the stock
+`xdsl-opt` loading it through its `xdsl.universe` entry point) installs nothing: the
+project's own programs call `apply()` at their start (`gpu-alloc-opt`, `gpu-alloc-sim`,
+`gpu-alloc-layout`, `scripts/`, `bench/`, the test suite's conftest), and so may a program
+that embeds the package and wants to read what they read. The stock `xdsl-opt` keeps
+xDSL's behaviour for each of them.
 
 1. Non-ASCII strings. The printer writes a string attribute's UTF-8 bytes as hex escapes
    (`"é"` becomes `"\\C3\\A9"`, as MLIR does), but the lexer then calls any literal whose

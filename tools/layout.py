@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gpu_alloc import xdsl_fixes
 from gpu_alloc.dialect import FuncSlice
 from gpu_alloc.errors import GpuAllocPassError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
@@ -152,6 +153,7 @@ def run(options: argparse.Namespace, module: ModuleOp) -> None:
 
 
 def main(args: Sequence[str] | None = None) -> None:
+    xdsl_fixes.apply()  # this process is ours: read what MLIR prints (docs/xdsl-upstream.md)
     run_tool("gpu-alloc-layout", lambda: _main(args))
 
 

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from io import BytesIO
 from typing import IO, cast
 
+from gpu_alloc import xdsl_fixes
 from gpu_alloc.errors import (
     GpuAllocPassError,
     UserInputError,
@@ -330,6 +331,7 @@ def frozen_heap() -> Iterator[None]:
 
 
 def main(args: Sequence[str] | None = None) -> None:
+    xdsl_fixes.apply()  # this process is ours: read what MLIR prints (docs/xdsl-upstream.md)
     run_tool("gpu-alloc-opt", lambda: GpuAllocOptMain(args).run())
 
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpu_alloc import xdsl_fixes
 from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.targets import TARGETS, resolve
@@ -197,6 +198,7 @@ def save_arguments(result: SimulationResult, directory: Path) -> None:
 
 
 def main(args: Sequence[str] | None = None) -> None:
+    xdsl_fixes.apply()  # this process is ours: read what MLIR prints (docs/xdsl-upstream.md)
     run_tool("gpu-alloc-sim", lambda: _run(args))
 
 
