@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_cli import run_tool
+from gpu_alloc.errors import UserInputError
 from gpu_alloc.tools import opt
 from xdsl.dialects import arith
 from xdsl.passes import ModulePass
@@ -141,7 +142,7 @@ def test_verifies_input_and_output_only_by_default(tmp_path: Path, monkeypatch, 
 
 
 def test_invalid_pass_output_is_an_internal_error_at_the_op(tmp_path: Path, capsys):
-    with pytest.raises(opt.UserError) as error:
+    with pytest.raises(UserInputError) as error:
         run_main(tmp_path, [], BreakDominance)()
     first = str(error.value).splitlines()[0]
     assert first.startswith(str(tmp_path / "in.mlir") + ":7:7: error: internal error: the output")

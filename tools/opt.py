@@ -58,8 +58,6 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-UserError = UserInputError
-
 
 class _InvalidPassOutput(Exception):
     def __init__(self, pass_name: str, op: Operation, message: str):
@@ -118,7 +116,9 @@ class GpuAllocOptMain(xDSLOptMain):
             super().__init__(description="gpu_alloc modular optimizer driver", args=args)
         except ArgSpecParseError as error:  # xDSL parses -t and -f before the pipeline
             flag, kind = unparsable_spec(self.args.target, self.args.frontend)
-            raise UserError(f"gpu-alloc-opt: error: {flag}: {spec_error(error, kind)}") from None
+            raise UserInputError(
+                f"gpu-alloc-opt: error: {flag}: {spec_error(error, kind)}"
+            ) from None
         self._check_target()
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
@@ -140,16 +140,20 @@ class GpuAllocOptMain(xDSLOptMain):
         """The pass pipeline; a bad pass name or option is a one-line error, in the
         user's (kebab-case) spelling with the closest names (`tools.pass_options`)."""
         if problem := pipeline_problem(self.args.passes, self.available_passes):
-            raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {problem}")
+            raise UserInputError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {problem}")
         try:
             self.pipeline = PassPipeline.parse_spec(
                 self.available_passes, self.args.passes, self._between_passes
             )
         except (ValueError, TypeError, ParseError, DiagnosticException) as error:
-            raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {error}") from None
+            raise UserInputError(
+                f"gpu-alloc-opt: error: -p '{self.args.passes}': {error}"
+            ) from None
         except ArgSpecParseError as error:
             message = spec_error(error, "pass")
-            raise UserError(f"gpu-alloc-opt: error: -p '{self.args.passes}': {message}") from None
+            raise UserInputError(
+                f"gpu-alloc-opt: error: -p '{self.args.passes}': {message}"
+            ) from None
 
     def _check_target(self) -> None:
         """Builds the target once before reading input, so a bad option fails early."""
@@ -159,10 +163,14 @@ class GpuAllocOptMain(xDSLOptMain):
             if not inspect.signature(entry).parameters:
                 cast(Callable[[], type[Target]], entry)().from_spec(spec)
         except (ValueError, TypeError, ParseError, DiagnosticException) as error:
-            raise UserError(f"gpu-alloc-opt: error: -t '{self.args.target}': {error}") from None
+            raise UserInputError(
+                f"gpu-alloc-opt: error: -t '{self.args.target}': {error}"
+            ) from None
         except ArgSpecParseError as error:
             message = spec_error(error, "target")
-            raise UserError(f"gpu-alloc-opt: error: -t '{self.args.target}': {message}") from None
+            raise UserInputError(
+                f"gpu-alloc-opt: error: -t '{self.args.target}': {message}"
+            ) from None
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         path = self.args.input_file
@@ -175,7 +183,7 @@ class GpuAllocOptMain(xDSLOptMain):
         if input_format == "mlir-gpu":
             return "mlir"
         if input_format != "mlir":
-            raise UserError(
+            raise UserInputError(
                 f"{self.get_input_name()}: error: gpu-alloc-opt reads MLIR input only "
                 f"(format '{input_format}'); name the file .mlir or pass -f mlir"
             )
@@ -210,7 +218,7 @@ class GpuAllocOptMain(xDSLOptMain):
             self.ctx, source, file_name, line_offset, self.args.mlir_bridge
         )
         if not self.args.disable_verify and (failure := first_invalid_op(module)):
-            raise UserError(format_op_error(source_map, *failure)) from None
+            raise UserInputError(format_op_error(source_map, *failure)) from None
         with frozen_heap():
             return self._transform(module, source_map)
 
@@ -218,7 +226,7 @@ class GpuAllocOptMain(xDSLOptMain):
         try:
             return self._run_pipeline(module)
         except _PipelineError as error:
-            raise UserError(format_op_error(source_map, error.op, error.message)) from None
+            raise UserInputError(format_op_error(source_map, error.op, error.message)) from None
 
     def _run_pipeline(self, module: ModuleOp) -> str:
         """The passes and the target's output; every failure as a `_PipelineError`."""
@@ -261,7 +269,7 @@ class GpuAllocOptMain(xDSLOptMain):
             outputs.append(errors[0].strip().splitlines()[0] + "\n" if errors else output or "")
         write_output(self.args.output_file, "// -----\n".join(outputs))
         if problems:
-            raise UserError("\n".join(problems))
+            raise UserInputError("\n".join(problems))
 
     def _diagnose(
         self, source: bytes, line_offset: int

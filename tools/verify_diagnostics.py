@@ -34,7 +34,6 @@ ANNOTATION = re.compile(
     r"expected-(?P<kind>error|warning|remark|note)(?P<regex>-re)?"
     r"(?:@(?P<where>[+-]\d+|above|below))?\s*\{\{(?P<message>.*?)\}\}"
 )
-KINDS = ("error", "warning", "remark", "note")
 
 
 @dataclass
