@@ -24,7 +24,9 @@ xDSL's behaviour for each of them.
    function's, so one result type may go without parentheses; xDSL's parser demands
    them ("'(' expected"). The patched `scf.for` parser takes either form.
 5. `vector.print`: xDSL's op has no custom syntax, a required operand and neither of
-   MLIR's properties, so nothing MLIR prints for it parses. The replacement op follows
+   MLIR's properties, so nothing MLIR prints for it parses. No patch: the project's own
+   `vector` dialect (`gpu_alloc.dialect.mlir_vector.MLIR_VECTOR`, which its tools and
+   `register` load) holds this module's `PrintOp` in place of xDSL's. It follows
    MLIR's VectorOps.td: an optional source (vector, integer, index or float),
    `punctuation` (`#vector.punctuation<no_punctuation|newline|comma|open|close>`,
    newline by default) and `stringLiteral`, in MLIR's custom form
@@ -294,15 +296,6 @@ def _fix_scf_while_without_arguments() -> None:
     scf.WhileOp.parse = classmethod(parse)  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def _fix_vector_print() -> None:
-    from xdsl.dialects import vector
-
-    ops = vector.Vector._operations  # pyright: ignore[reportPrivateUsage]
-    ops[ops.index(vector.PrintOp)] = PrintOp
-    vector.Vector._attributes.append(PrintPunctuationAttr)  # pyright: ignore[reportPrivateUsage]
-    vector.PrintOp = PrintOp
-
-
 class RepeatedPassOption(ArgSpecParseError):
     """A pass option given twice in one pass's options (fix 7)."""
 
@@ -371,7 +364,6 @@ def apply() -> None:
     _fix_execute_region_printer()
     _fix_int_for_float_options()
     _fix_scf_for_result_types()
-    _fix_vector_print()
     _fix_scf_while_without_arguments()
     _fix_repeated_pass_options()
     xdsl_fixes_mlir.apply()

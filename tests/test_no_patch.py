@@ -83,7 +83,6 @@ def test_the_comparison_sees_the_fixes_the_tools_install():
     for name in (
         "xdsl.dialects.arith.CmpfOp.parse",
         "xdsl.dialects.scf.ForOp.parse",
-        "xdsl.dialects.vector.PrintOp",
         "xdsl.parser.core.Parser.parse_module",
         "xdsl.utils.mlir_lexer.MLIRLexer._lex_string_literal",
     ):
