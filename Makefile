@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/sim_bench.py
 	$(BIN)/python bench/driver_bench.py
+	$(BIN)/python bench/startup.py
 	$(BIN)/python tests/fuzz_cli.py --cases 3000 --first 1000
 
 clean:

@@ -134,4 +134,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from gpu_alloc import xdsl_fixes
+
+    xdsl_fixes.apply()  # a program of this project: reads what its tools read
     main()

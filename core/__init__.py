@@ -7,9 +7,10 @@ gpu/memref, PTX, AMDGPU and SPIR-V), `gpu_alloc.sim` (the simulator), `gpu_alloc
 (command-line drivers), `gpu_alloc.testing` (lit support for downstream projects).
 
 Importing the package loads nothing but its version: the packer
-(`gpu_alloc.transforms.packing`) and the target descriptions run without xDSL. The xDSL
-fixes (`gpu_alloc.xdsl_fixes`) are installed by the dialect package and the xDSL entry
-point (`gpu_alloc.universe`), before anything is parsed or printed.
+(`gpu_alloc.transforms.packing`) and the target descriptions run without xDSL. Importing
+any part of the package changes nothing in xDSL: the fixes of xDSL 0.75's bugs
+(`gpu_alloc.xdsl_fixes`, docs/xdsl-upstream.md) are installed by the project's own tools at
+their start, or by a program that calls `gpu_alloc.xdsl_fixes.apply()`.
 """
 
 from gpu_alloc.version import __version__

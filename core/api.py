@@ -4,7 +4,9 @@
 
 - Setting up: `register(ctx)` loads every dialect xDSL and its plugins know into an xDSL
   `Context`, with MLIR's syntax for `gpu` and `memref` (what `gpu-alloc-opt` reads);
-  `parse(text)` parses and verifies MLIR text with it.
+  `parse(text)` parses and verifies MLIR text with it. Neither changes anything in xDSL;
+  `gpu_alloc.xdsl_fixes.apply()`, once at a program's start, installs the fixes of
+  xDSL 0.75's bugs that the project's tools install (docs/xdsl-upstream.md).
 - Passes: every pass class of the project (`PASSES` by name); each is a frozen dataclass
   `ModulePass` whose fields are its options.
 - Fusion as data: `fuse(module)` runs `fuse-gpu-allocs` and returns a `FusionResult`;

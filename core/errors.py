@@ -8,10 +8,13 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, NoReturn
 
-from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
 
 
 class GpuAllocPassError(PassFailedException):
@@ -33,6 +36,25 @@ def not_implemented(pass_name: str) -> GpuAllocPassError:
 
 
 TRACEBACK_VARIABLE = "GPU_ALLOC_TRACEBACK"
+
+_RAISE_PASS_ERRORS: ContextVar[bool] = ContextVar("raise_pass_errors", default=False)
+
+
+@contextmanager
+def pass_errors_raised() -> Iterator[None]:
+    """Within this, the targets raise `GpuAllocPassError` for the driver to print at the
+    op's source location (`gpu-alloc-opt` does) instead of printing it. Here rather than in
+    `gpu_alloc.lowering.emit` so that a driver sets it without loading any backend."""
+    token = _RAISE_PASS_ERRORS.set(True)
+    try:
+        yield
+    finally:
+        _RAISE_PASS_ERRORS.reset(token)
+
+
+def pass_errors_are_raised() -> bool:
+    """Whether the caller runs within `pass_errors_raised()`."""
+    return _RAISE_PASS_ERRORS.get()
 
 
 @contextmanager

@@ -3,15 +3,14 @@
 
 xDSL's plugin mechanism registers dialects, passes, targets and frontends; it has no hook
 for how the driver reports errors, so under stock `xdsl-opt` every error of a pass is a
-Python traceback. `install()` adds two small, chained hooks, kept light (the work is done in
-`gpu_alloc.tools.stock_xdsl_opt`, imported on first use):
+Python traceback. `install()` adds one chained hook, kept light (the work is done in
+`gpu_alloc.tools.stock_xdsl_opt`, imported on first use), and changes nothing in xDSL:
 
-- xDSL's `mlir` frontend remembers where in the source each op it parses starts, so an
-  error can name its line and column;
 - `sys.excepthook`: an error that escapes `xDSLOptMain` (a pass error, a bad pass name or
   option, a parse or verify error) is printed as `gpu-alloc-opt` prints it, one located
-  diagnostic with the source line and a caret, and the exit code stays 1. Any other
-  exception, or any exception with `GPU_ALLOC_TRACEBACK=1`, gets the previous hook.
+  diagnostic with the source line and a caret (the op's position comes from reading the
+  input again), and the exit code stays 1. Any other exception, or any exception with
+  `GPU_ALLOC_TRACEBACK=1`, gets the previous hook.
 
 Nothing changes for a program that does not run `xDSLOptMain`.
 """
@@ -20,18 +19,16 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
-from typing import Any
 
 _installed = False
 
 
 def install() -> None:
-    """Installs both hooks, once per process."""
+    """Installs the hook, once per process."""
     global _installed
     if _installed:
         return
     _installed = True
-    _record_spans_in_mlir_frontend()
     previous = sys.excepthook
 
     def excepthook(
@@ -43,15 +40,3 @@ def install() -> None:
             previous(kind, error, traceback)
 
     sys.excepthook = excepthook
-
-
-def _record_spans_in_mlir_frontend() -> None:
-    from xdsl.frontend.mlir import MLIRFrontend
-
-    def parse(self: Any, ctx: Any, input: Any, input_name: str = "input") -> Any:
-        from gpu_alloc.tools.stock_xdsl_opt import parse_remembering_spans
-
-        return parse_remembering_spans(ctx, input.read(), input_name, not self.no_implicit_module)
-
-    parse.__doc__ = MLIRFrontend.parse.__doc__
-    MLIRFrontend.parse = parse  # pyright: ignore[reportAttributeAccessIssue]

@@ -8,7 +8,6 @@ import functools
 from collections.abc import Callable
 
 from gpu_alloc import stock_driver as _stock_driver
-from gpu_alloc import xdsl_fixes
 from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
@@ -76,8 +75,6 @@ def _mlir_vector() -> Dialect:
 
     return MLIR_VECTOR
 
-
-xdsl_fixes.apply()  # `xdsl-opt` loads this module before it parses anything
 
 MLIR_SYNTAX_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "affine": _mlir_affine,

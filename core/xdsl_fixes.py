@@ -1,10 +1,13 @@
 """Workarounds for xDSL 0.75 bugs that break "what a tool prints, it reads back".
 
 Each fix is one small function that patches xDSL in place, written so that it could be
-proposed upstream as is; `apply()` installs all of them once. The package installs them
-when it is imported, so `gpu-alloc-opt`, `gpu-alloc-sim`, the PTX backends and the stock
-`xdsl-opt` (which imports this package through its `xdsl.universe` entry point) all get
-them.
+proposed upstream as is (each as an upstream change: docs/xdsl-upstream.md); `apply()`
+installs all of them once. Importing the package (or registering it, or the stock
+`xdsl-opt` loading it through its `xdsl.universe` entry point) installs nothing: the
+project's own programs call `apply()` at their start (`gpu-alloc-opt`, `gpu-alloc-sim`,
+`gpu-alloc-layout`, `scripts/`, `bench/`, the test suite's conftest), and so may a program
+that embeds the package and wants to read what they read. The stock `xdsl-opt` keeps
+xDSL's behaviour for each of them.
 
 1. Non-ASCII strings. The printer writes a string attribute's UTF-8 bytes as hex escapes
    (`"é"` becomes `"\\C3\\A9"`, as MLIR does), but the lexer then calls any literal whose
@@ -21,7 +24,9 @@ them.
    function's, so one result type may go without parentheses; xDSL's parser demands
    them ("'(' expected"). The patched `scf.for` parser takes either form.
 5. `vector.print`: xDSL's op has no custom syntax, a required operand and neither of
-   MLIR's properties, so nothing MLIR prints for it parses. The replacement op follows
+   MLIR's properties, so nothing MLIR prints for it parses. No patch: the project's own
+   `vector` dialect (`gpu_alloc.dialect.mlir_vector.MLIR_VECTOR`, which its tools and
+   `register` load) holds this module's `PrintOp` in place of xDSL's. It follows
    MLIR's VectorOps.td: an optional source (vector, integer, index or float),
    `punctuation` (`#vector.punctuation<no_punctuation|newline|comma|open|close>`,
    newline by default) and `stringLiteral`, in MLIR's custom form
@@ -291,15 +296,6 @@ def _fix_scf_while_without_arguments() -> None:
     scf.WhileOp.parse = classmethod(parse)  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def _fix_vector_print() -> None:
-    from xdsl.dialects import vector
-
-    ops = vector.Vector._operations  # pyright: ignore[reportPrivateUsage]
-    ops[ops.index(vector.PrintOp)] = PrintOp
-    vector.Vector._attributes.append(PrintPunctuationAttr)  # pyright: ignore[reportPrivateUsage]
-    vector.PrintOp = PrintOp
-
-
 class RepeatedPassOption(ArgSpecParseError):
     """A pass option given twice in one pass's options (fix 7)."""
 
@@ -368,7 +364,6 @@ def apply() -> None:
     _fix_execute_region_printer()
     _fix_int_for_float_options()
     _fix_scf_for_result_types()
-    _fix_vector_print()
     _fix_scf_while_without_arguments()
     _fix_repeated_pass_options()
     xdsl_fixes_mlir.apply()

@@ -1,6 +1,5 @@
 """The `gpu_alloc` dialect: GPU shared/heap/private allocations and their aliases."""
 
-from gpu_alloc import xdsl_fixes as _xdsl_fixes
 from gpu_alloc.dialect.backing import (
     DYNAMIC_SHARED_BYTES,
     DYNAMIC_SHARED_COMPUTED,
@@ -35,8 +34,6 @@ from gpu_alloc.dialect.ops import (
     PtrType,
     memory_space_of,
 )
-
-_xdsl_fixes.apply()  # before anything is parsed or printed with the dialect
 
 __all__ = [
     "BACKING_SPACES",

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from gpu_alloc.dialect.mlir_syntax import finish_op, parse_i64_array, parse_index_list
 from gpu_alloc.dialect.mlir_vector_contract import CONTRACTION_OPS, IteratorTypeAttr
+from gpu_alloc.xdsl_fixes import PrintOp, PrintPunctuationAttr
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -355,7 +356,11 @@ NEW_OPS = (
 
 MLIR_VECTOR = Dialect(
     "vector",
-    [*vector.Vector.operations, *NEW_OPS],
-    [*vector.Vector.attributes, IteratorTypeAttr],
+    [
+        *(PrintOp if op is vector.PrintOp else op for op in vector.Vector.operations),
+        *NEW_OPS,
+    ],
+    [*vector.Vector.attributes, IteratorTypeAttr, PrintPunctuationAttr],
 )
-"""xDSL's `vector` dialect with the ops above."""
+"""xDSL's `vector` dialect with the ops above, and `vector.print` as MLIR defines it (in
+place of xDSL 0.75's, which reads nothing MLIR prints: docs/xdsl-upstream.md)."""

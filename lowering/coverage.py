@@ -6,7 +6,7 @@ checks it with the target's own tool (`ptxas -arch=sm_90`; `llvm-mc` and `ld.lld
 gfx942; `spirv-as` and `spirv-val`); another test fails when the simulator executes an op
 missing here, and `check_coverage` refuses, before any lowering, an op (or an element
 type) that the chosen column does not lower: one located line naming the op, the kernel,
-why, and the backend that can. The README's coverage table is this table.
+why, and the backend that can. docs/coverage.md's table is this table (scripts/coverage_doc.py).
 
 `form` says how a kernel uses the op (the test builds its kernel from it): `binary`
 (T, T → T), `unary` (T → T), `ternary` (T, T, T → T), `compare` (T, T → i1),
@@ -378,7 +378,7 @@ def columns_of(name: str) -> tuple[str, ...]:
 
 
 def markdown_table() -> str:
-    """The contract as the README's Markdown table (ops x columns)."""
+    """The contract as docs/coverage.md's Markdown table (ops x columns)."""
     lines = [
         f"| op | element types | {' | '.join(COLUMNS)} | note |",
         f"|---|---|{'---|' * len(COLUMNS)}---|",
@@ -391,7 +391,7 @@ def markdown_table() -> str:
 
 
 def refusals_table() -> str:
-    """What each column refuses, and why, as the README's Markdown table."""
+    """What each column refuses, and why, as docs/coverage.md's Markdown table."""
     lines = ["| op | refused on | why |", "|---|---|---|"]
     for target in TARGETS.values():
         for element, why in target.refused_types.items():

@@ -19,13 +19,10 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import IO, Any
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
-from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.errors import GpuAllocPassError, pass_errors_are_raised
 from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
@@ -38,19 +35,6 @@ from gpu_alloc.transforms.module_target import TARGETS_ATTRIBUTE, module_device
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-
-_RAISE_PASS_ERRORS: ContextVar[bool] = ContextVar("raise_pass_errors", default=False)
-
-
-@contextmanager
-def pass_errors_raised() -> Iterator[None]:
-    """Within this, the targets raise `GpuAllocPassError` for the driver to print at the
-    op's source location (`gpu-alloc-opt` does) instead of printing it."""
-    token = _RAISE_PASS_ERRORS.set(True)
-    try:
-        yield
-    finally:
-        _RAISE_PASS_ERRORS.reset(token)
 
 
 def device_for(target: str, chip: str, backend: str, isa_version: int) -> Device:
@@ -197,7 +181,7 @@ def write_or_exit(text: str | None, error: Exception | None, output: IO[str]) ->
     `xdsl-opt`) print one error line and exit 1. `gpu-alloc-opt` catches
     `GpuAllocPassError` itself, to print it at the op's line and column."""
     if isinstance(error, GpuAllocPassError):
-        if _RAISE_PASS_ERRORS.get():
+        if pass_errors_are_raised():
             raise error
         print(f"error: {error.message}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import IO
 
+from gpu_alloc.errors import pass_errors_raised
 from gpu_alloc.lowering.emit import (
     EMIT_ERRORS,
     emit_modules,
     joined,
-    pass_errors_raised,
     write_or_exit,
 )
 from gpu_alloc.targets import TARGETS

@@ -149,14 +149,6 @@ def find_tool(tool: str) -> str:
     raise ToolchainError(f"{names[0]} not found: {install} (Debian/Ubuntu)")
 
 
-def have_tool(tool: str) -> bool:
-    try:
-        find_tool(tool)
-    except ToolchainError:
-        return False
-    return True
-
-
 def _rocm_device_libs(library: MathLibrary) -> Path:
     """The folder holding ROCm's device libraries: `$GPU_ALLOC_ROCM_DEVICE_LIBS`, else
     ROCm's own, else Debian's `rocm-device-libs`."""

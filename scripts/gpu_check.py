@@ -376,4 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from gpu_alloc import xdsl_fixes
+
+    xdsl_fixes.apply()  # a program of this project: reads what its tools read
     sys.exit(main())

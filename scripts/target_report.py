@@ -157,4 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 __all__ = ["BACKENDS", "main", "target_report"]
 
 if __name__ == "__main__":
+    from gpu_alloc import xdsl_fixes
+
+    xdsl_fixes.apply()  # a program of this project: reads what its tools read
     sys.exit(main())

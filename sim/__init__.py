@@ -12,8 +12,14 @@ conflicts for `--profile`), `state`, `control_flow`, `allocations`. The
 `gpu_alloc.tools.sim_loading`): the simulator imports no tool, no pass, no backend.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from gpu_alloc.sim.errors import BarrierDivergenceError, MemoryAccessError, SimulationError
-from gpu_alloc.sim.launch import SimulationResult, simulate
+
+if TYPE_CHECKING:
+    from gpu_alloc.sim.launch import SimulationResult, simulate
 
 __all__ = [
     "BarrierDivergenceError",
@@ -22,3 +28,13 @@ __all__ = [
     "SimulationResult",
     "simulate",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """`simulate` and `SimulationResult`, loaded on first use: importing the errors (as a
+    tool does at start-up) loads neither numpy nor the interpreter."""
+    if name in ("SimulationResult", "simulate"):
+        from gpu_alloc.sim import launch
+
+        return getattr(launch, name)
+    raise AttributeError(f"module 'gpu_alloc.sim' has no attribute '{name}'")

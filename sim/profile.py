@@ -210,7 +210,7 @@ class Profile:
         return legend
 
     def as_json(self) -> dict[str, Any]:
-        """The JSON form; the README documents its schema."""
+        """The JSON form; docs/simulator.md documents its schema."""
         return {
             "kernel": self.kernel,
             "grid": list(self.grid),

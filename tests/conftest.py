@@ -13,3 +13,11 @@ EXAMPLES = REPO / "examples"
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+# The test process is one of the project's own: like `gpu-alloc-opt`, `gpu-alloc-sim` and
+# `gpu-alloc-layout` at their start, it installs the fixes of xDSL 0.75's bugs (importing the
+# package installs nothing: tests/test_no_patch.py).
+from gpu_alloc import xdsl_fixes  # noqa: E402
+
+xdsl_fixes.apply()

@@ -257,4 +257,7 @@ def table(cases: list[Case]) -> str:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gpu_alloc import xdsl_fixes
+
+    xdsl_fixes.apply()  # as tests/conftest.py does for the suite
     print(table(all_cases()))

@@ -175,7 +175,7 @@ def test_profile_shades_and_numbers_conflicts(tmp_path: Path):
         if "data-func" in r.attrib
     }
     assert fills["col"] == "rgb(220,40,40)"  # the worst Func: full red
-    assert fills["row"] == "rgb(255,255,255)"  # no conflict: white, as the README says
+    assert fills["row"] == "rgb(255,255,255)"  # no conflict: white, as docs/tools.md says
     assert fills["bcast"] == "rgb(255,255,255)"
     assert fills["h"] == "rgb(215,215,215)"  # a heap Func: no bank model, grey
     assert "no bank conflicts" in texts

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.rewriter import Rewriter
 
 # (file, chunk): the case, IREE's expected workgroup bytes (read off its CHECK lines) and
-# ours with insert-barriers=always (measured, then checked by hand: see README's
+# ours with insert-barriers=always (measured, then checked by hand: see docs/mlir-input.md's
 # insert-barriers section). Ours must never be larger than IREE's.
 IREE_TABLE = {
     ("iree/gpu_reuse_shared_memory_allocs.mlir", 0): ("shared_memory_disjoint", 1536, 1536),

@@ -24,8 +24,9 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from gpu_alloc import xdsl_fixes
 from gpu_alloc.dialect import FuncSlice
 from gpu_alloc.errors import GpuAllocPassError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError
@@ -33,16 +34,11 @@ from gpu_alloc.tools.diagnostics import SourceMap, format_op_error
 from gpu_alloc.tools.files import read_input, write_output
 from gpu_alloc.tools.layout_svg import SpaceLayout, render_svg
 from gpu_alloc.tools.sim_loading import load_located_module, make_context
-from gpu_alloc.transforms.block_level_code import block_level_code
-from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-from gpu_alloc.transforms.fusion_result import FuncPlacement, read_fusion_result
-from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
-from gpu_alloc.transforms.kernel_ir import kernel_name
-from gpu_alloc.transforms.layout_record import barrier_lines, describe_barriers
-from gpu_alloc.transforms.lifetimes import stage_map
 from gpu_alloc.version import add_version_option
 from xdsl.dialects.builtin import ModuleOp
+
+if TYPE_CHECKING:
+    from gpu_alloc.transforms.fusion_result import FuncPlacement
 
 
 class LayoutError(Exception):
@@ -52,6 +48,16 @@ class LayoutError(Exception):
 def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int | None = None):
     """Imports, fuses and flattens `module` (in place) and returns every kernel's layouts: what
     `gpu_alloc.api.fusion_result` reads back, with the barrier that begins each stage."""
+    # The passes, loaded when there is a module to fuse (not for --help or a bad option).
+    from gpu_alloc.transforms.block_level_code import block_level_code
+    from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
+    from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+    from gpu_alloc.transforms.fusion_result import read_fusion_result
+    from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
+    from gpu_alloc.transforms.kernel_ir import kernel_name
+    from gpu_alloc.transforms.layout_record import barrier_lines, describe_barriers
+    from gpu_alloc.transforms.lifetimes import stage_map
+
     ctx = make_context()
     ImportGpuAllocsPass().apply(ctx, module)
     FuseGpuAllocsPass(alignment=alignment, max_shared_bytes=max_shared_bytes).apply(ctx, module)
@@ -147,6 +153,7 @@ def run(options: argparse.Namespace, module: ModuleOp) -> None:
 
 
 def main(args: Sequence[str] | None = None) -> None:
+    xdsl_fixes.apply()  # this process is ours: read what MLIR prints (docs/xdsl-upstream.md)
     run_tool("gpu-alloc-layout", lambda: _main(args))
 
 

@@ -21,10 +21,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape, quoteattr
+from typing import TYPE_CHECKING
 
-from gpu_alloc.dialect import FuncSlice
-from gpu_alloc.transforms.packing import PackItem, lower_bound
+if TYPE_CHECKING:  # loaded where used: `gpu-alloc-pack` starts without xDSL or numpy
+    from gpu_alloc.dialect import FuncSlice
+    from gpu_alloc.transforms.packing import PackItem
+
+
+def escape(text: str) -> str:
+    """XML character data: `xml.sax.saxutils.escape`, whose module loads `urllib.request`
+    (a tenth of the start-up of the tools that draw)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(text: str) -> str:
+    """An XML attribute value with its quotes, as `xml.sax.saxutils.quoteattr` writes it."""
+    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"' + text.replace('"', "&quot;") + '"'
+
 
 MIN_PLOT_HEIGHT = 320
 MAX_PLOT_HEIGHT = 900
@@ -72,6 +90,8 @@ class SpaceLayout:
         the most bytes live in one stage."""
         if self.proven_bound is not None:
             return self.proven_bound
+        from gpu_alloc.transforms.packing import PackItem, lower_bound
+
         return lower_bound(
             [PackItem(s.first_stage, s.last_stage + 1, s.bytes) for s in self.slices]
         )
@@ -87,6 +107,8 @@ def packing_layout(
 ) -> SpaceLayout:
     """A packed MiniMalloc CSV as one panel (`gpu-alloc-pack --svg`): x = time, each buffer
     over its half-open interval [lower, upper); buffers never live or of size 0 are left out."""
+    from gpu_alloc.dialect import FuncSlice
+
     slices = [
         FuncSlice(name, offset, item.size, item.start, item.end - 1)
         for name, item, offset in zip(names, items, offsets, strict=True)

@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
+from gpu_alloc import xdsl_fixes
 from gpu_alloc.errors import UserInputError, one_line_usage_errors, run_tool
 from gpu_alloc.sim.errors import SimulationError, command_line_spelling
-from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.targets import TARGETS, resolve
 from gpu_alloc.tools.diagnostics import SourceMap, format_op_error
 from gpu_alloc.tools.sim_loading import load_located_module
@@ -38,6 +38,7 @@ from gpu_alloc.version import add_version_option
 from xdsl.dialects.builtin import ModuleOp
 
 if TYPE_CHECKING:
+    from gpu_alloc.sim.launch import SimulationResult
     from gpu_alloc.tools.padding_advice import Advice
 
 RACE_EXIT_CODE = 3
@@ -184,6 +185,8 @@ def write_profile_json(
 
 def save_arguments(result: SimulationResult, directory: Path) -> None:
     """Saves each memref argument as NAME.npy (before anything is printed)."""
+    import numpy as np
+
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for argument in result.arguments:
@@ -199,6 +202,7 @@ def main(args: Sequence[str] | None = None) -> None:
         with command_line_spelling():  # errors name the flags, not simulate's parameters
             _run(args)
 
+    xdsl_fixes.apply()  # this process is ours: read what MLIR prints (docs/xdsl-upstream.md)
     run_tool("gpu-alloc-sim", run)
 
 
@@ -209,11 +213,13 @@ MAX_THREADS_PER_BLOCK = 1024
 def _run(args: Sequence[str] | None) -> None:
     parser = _parser()
     options = parser.parse_args(args)
-    threads = int(np.prod(options.block))
+    threads = math.prod(options.block)
     if threads > MAX_THREADS_PER_BLOCK:
         parser.error(
             f"argument --block: at most {MAX_THREADS_PER_BLOCK} threads per block, got {threads}"
         )
+    from gpu_alloc.sim.launch import simulate  # numpy and the interpreter: after the arguments
+
     source_map: SourceMap | None = None
     try:
         module, source_map = load_located_module(options.input)

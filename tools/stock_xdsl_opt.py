@@ -1,9 +1,11 @@
 """The stock `xdsl-opt` on equal terms with `gpu-alloc-opt` (installed by
 `gpu_alloc.stock_driver`): located one-line errors, and the `mlir-gpu` frontend.
 
-- `parse_remembering_spans`: xDSL's `mlir` frontend, remembering each op's source span
-  (weakly: a parsed module's spans go with it);
-- `report`: what the `sys.excepthook` prints for an error that escaped `xDSLOptMain`;
+- `report`: what the `sys.excepthook` prints for an error that escaped `xDSLOptMain`, at the
+  op's line: the driver's module was read by xDSL's own `mlir` frontend, which records no
+  source positions (and the plugin does not patch it), so `report` reads the same chunk of
+  the input again with a parser that does and pairs the ops in walk order (a failing pass
+  leaves the module as it was read);
 - `MlirGpuFrontend`: `xdsl-opt -f mlir-gpu kernel.mlir` reads MLIR's custom syntax for `gpu`
   and `memref` (`gpu.module @k {`, `#gpu.address_space<workgroup>`), which xDSL's built-in
   dialects cannot and a plugin may not replace (dialect names are unique across plugins).
@@ -15,7 +17,7 @@ import os
 import sys
 from dataclasses import dataclass
 from types import FrameType, TracebackType
-from typing import IO
+from typing import IO, Any
 
 from gpu_alloc.errors import TRACEBACK_VARIABLE, GpuAllocPassError, UserInputError
 from gpu_alloc.source_lines import RecordedSpans, remember
@@ -28,32 +30,47 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.utils.frontend import Frontend
+from xdsl.utils.lexer import Span
 
 DRIVER_MODULE = "xdsl_opt_main.py"
 
 
 class _RememberingParser(Parser):
+    def __init__(self, ctx: Context, source: bytes | str, name: str):
+        super().__init__(ctx, source, name)
+        self.spans: dict[Operation, Span[Any]] = {}
+
     def parse_operation(self) -> Operation:
         span = self._current_token.span
         op = super().parse_operation()
-        remember({op: span})
+        self.spans[op] = span
         return op
 
 
-def parse_remembering_spans(
-    ctx: Context, source: bytes, name: str, implicit_module: bool = True
-) -> ModuleOp:
-    """What xDSL's `mlir` frontend does, remembering every op's span, through the one
-    reader (`gpu_alloc.tools.reader`: the MLIR bridge for what xDSL cannot read); the
-    driver verifies."""
-    from gpu_alloc.tools.reader import read
-
-    def stock(ctx: Context, source: bytes, name: str, line_offset: int):
-        parser = _RememberingParser(ctx, source, name)
-        module = parser.parse_module(implicit_module)
-        return module, SourceMap(name, line_offset, RecordedSpans())
-
-    return read(ctx, source, name, tool="xdsl-opt", verify=False, parse=stock)[0]
+def remember_by_reading_again(driver: Any, module: ModuleOp, offset: int) -> None:
+    """Records, for each op of `module` (parsed by the driver from its input chunk at line
+    `offset`), the span of the same op in a second reading of that chunk. Nothing is
+    recorded when the input cannot be read again (standard input) or reads differently."""
+    try:
+        chunks, _ = driver.prepare_input()
+        texts = []
+        for chunk, chunk_offset in chunks:
+            if chunk_offset == offset:
+                texts.append(chunk.read())
+            chunk.close()
+        parser = _RememberingParser(driver.ctx, texts[0], driver.get_input_name())
+        again = parser.parse_module(not driver.args.no_implicit_module)
+    except Exception:  # the report falls back to an unlocated line
+        return
+    ops, twins = list(module.walk()), list(again.walk())
+    if len(ops) == len(twins) and all(a.name == b.name for a, b in zip(ops, twins, strict=True)):
+        remember(
+            {
+                op: parser.spans[twin]
+                for op, twin in zip(ops, twins, strict=True)
+                if twin in parser.spans
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -99,6 +116,8 @@ def report(error: BaseException, traceback: TracebackType | None) -> bool:
     in_pipeline = any(f.f_code.co_name == "setup_pipeline" for f in frames)
     run = next((f.f_locals for f in frames if f.f_code.co_name == "run"), {})
     name, offset = driver.get_input_name(), int(run.get("offset", 0))
+    if isinstance(run.get("module"), ModuleOp):
+        remember_by_reading_again(driver, run["module"], offset)
     if in_pipeline and isinstance(error, ValueError | ArgSpecParseError):
         passes = driver.args.passes
         problem = pipeline_problem(passes, driver.available_passes)

@@ -42,7 +42,6 @@ ANNOTATION = re.compile(
 """As mlir-opt: spaces may come before `@` and `{{`; the message runs to the last `}}` of
 the line (so `{{[0-9]+}}` groups fit inside), or to the `}}` before a further annotation."""
 REGEX_GROUP = re.compile(r"\{\{(.*?)\}\}")
-KINDS = ("error", "warning", "remark", "note")
 
 
 @dataclass

@@ -243,10 +243,3 @@ def shifted_layout(records: Sequence[ArrayAttr | None], offsets: Sequence[int]) 
         for s in read_layout(record)
     ]
     return layout_attr(slices) if slices else None
-
-
-def enclosing_kernel(op: Operation) -> gpu.FuncOp | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, gpu.FuncOp):
-        parent = parent.parent_op()
-    return parent

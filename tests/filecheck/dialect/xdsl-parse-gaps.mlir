@@ -3,7 +3,7 @@
 // RUN: gpu-alloc-opt %s --print-op-generic | gpu-alloc-opt | filecheck %s
 // RUN: gpu-alloc-opt %s | mlir-opt-22 | gpu-alloc-opt | filecheck %s
 // RUN: gpu-alloc-opt %s --print-op-generic | mlir-opt-22 --mlir-print-op-generic | gpu-alloc-opt | filecheck %s
-// RUN: xdsl-opt %s | filecheck %s
+// RUN: not xdsl-opt %s 2>&1 | filecheck %s --check-prefix STOCK
 // RUN: not gpu-alloc-opt %S/inputs/scf-for-result-count.mlir 2>&1 | filecheck %s --check-prefix COUNT
 // RUN: not gpu-alloc-opt %S/inputs/vector-print-twice.mlir 2>&1 | filecheck %s --check-prefix TWICE
 // RUN: not gpu-alloc-opt %S/inputs/vector-print-string-and-source.mlir 2>&1 | filecheck %s --check-prefix STRING
@@ -11,6 +11,9 @@
 // Two gaps of xDSL 0.75's parser, fixed in core/xdsl_fixes.py: `scf.for` with one result
 // type written without parentheses (as MLIR allows and IREE's tests write it), and
 // `vector.print` in MLIR's custom form with its optional source, `str` and `punctuation`.
+// The project's tools install the fixes at their start; importing the plugin changes
+// nothing in xDSL, so the stock xdsl-opt keeps the gap (docs/xdsl-upstream.md):
+// STOCK: xdsl-parse-gaps.mlir:[[# @LINE + 5]]:62: error: '(' expected
 
 func.func @loops(%v: vector<4xf32>, %n: index) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
