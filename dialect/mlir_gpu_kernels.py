@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    NoneAttr,
     SymbolRefAttr,
     UnitAttr,
     i32,
@@ -103,10 +104,15 @@ def workgroup_count(op: Operation) -> int:
 
 
 def verify_attribution_types(types: Sequence[Attribute], n_workgroup: int, what: str) -> None:
-    """Workgroup attributions are memrefs in space 3, private ones (after them) in 5."""
+    """Workgroup attributions are memrefs in workgroup memory (3, in any spelling of
+    `dialect.spellings`), private ones (after them) in private memory (5) or in the
+    default memory space, which MLIR reads as the attribution's own: private."""
     for index, type_ in enumerate(types):
         expected = 3 if index < n_workgroup else 5
-        if not isinstance(type_, MemRefType) or space_number(type_.memory_space) != expected:
+        space = type_.memory_space if isinstance(type_, MemRefType) else None
+        if space is not None and expected == 5 and isinstance(space, NoneAttr):
+            continue
+        if space is None or space_number(space) != expected:
             kind = "workgroup" if expected == 3 else "private"
             raise VerifyException(
                 f"{what}{kind} attribution must be a memref in #gpu.address_space<{kind}>, "
