@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gpu_alloc.dialect.kernels import is_kernel as is_kernel  # re-exported
 from gpu_alloc.dialect.mlir_gpu import (
     SIMPLE_OPS,
     DynamicSharedMemoryOp,
@@ -82,14 +83,6 @@ def _split_properties(
 
 KERNEL_ATTRIBUTE = "gpu.kernel"
 """MLIR's spelling of a kernel (`kernel` in the custom form); xDSL uses a property."""
-
-
-def is_kernel(op: Operation) -> bool:
-    """Whether `op` is a `gpu.func` kernel: the `kernel` property (xDSL's spelling) or
-    the `gpu.kernel` unit attribute (MLIR's)."""
-    return isinstance(op, gpu.FuncOp) and (
-        op.kernel is not None or isinstance(op.attributes.get(KERNEL_ATTRIBUTE), UnitAttr)
-    )
 
 
 WORKGROUP_ATTRIBUTIONS = "workgroup_attributions"

@@ -22,7 +22,7 @@ from gpu_alloc.dialect import (
     heap_bytes_per_block,
     is_heap_argument_type,
 )
-from gpu_alloc.dialect.memory import function_arguments, space_of
+from gpu_alloc.dialect.memory import function_arguments, space_of, unclassified_allocation
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit, simulated_device
 from gpu_alloc.sim.errors import SimulationError
@@ -147,6 +147,8 @@ def simulate(
     without either: the most any chip gives, 32 lanes, NVIDIA's banks."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
+    if (unknown := unclassified_allocation(module)) is not None:
+        raise SimulationError(unknown.message("gpu-alloc-sim"), unknown.op)
     device = simulated_device(target, chip)
     launch = _launch_state(func, grid3, block3, device, max_thread_steps)
     if profile:
