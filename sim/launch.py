@@ -31,6 +31,7 @@ from gpu_alloc.sim.memory import Arena, MemRefView, identity_strides, numpy_dtyp
 from gpu_alloc.sim.profile import Profile, new_profile
 from gpu_alloc.sim.state import LaunchState, Race
 from gpu_alloc.targets import DEFAULT_DEVICE, Device
+from xdsl.dialects import func as func_dialect
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -87,7 +88,11 @@ class SimulationResult:
 def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
     """The kernel called `name` (`kernel`, or `module::kernel` where several `gpu.module`s
     have a kernel of that name), or the module's only kernel."""
-    kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp) and is_kernel(op)]
+    kernels = [
+        op
+        for op in module.walk()
+        if isinstance(op, gpu.FuncOp | func_dialect.FuncOp) and is_kernel(op)
+    ]
     names = [k.sym_name.data for k in kernels]
     shown = [
         _qualified(k) if names.count(k.sym_name.data) > 1 else k.sym_name.data for k in kernels
