@@ -7,7 +7,7 @@ MLIR's dialects and the compilers built on them mark one in several ways, all re
 |---|---|
 | `gpu.func` | the `kernel` keyword (xDSL's `kernel` property), or any attribute below |
 | `func.func` | a unit attribute `gpu.kernel` (an ML compiler's form), `nvvm.kernel`, `rocdl.kernel` |
-| `llvm.func` | the calling convention `ptx_kernel`, `amdgpu_kernel`, `spir_kernel` (`ptx_kernelcc`, ... in MLIR's syntax), or an attribute above |
+| `llvm.func` | the calling convention `ptx_kernelcc`, `amdgpu_kernelcc`, `spir_kernelcc` (MLIR's syntax; LLVM's `ptx_kernel`...), or an attribute above |
 
 `transforms.block_level_code` asks `is_kernel` for what it counts as kernels; the
 lowering emits a `func.func` kernel as the target's entry point (`.entry` in PTX).
@@ -16,13 +16,19 @@ lowering emits a `func.func` kernel as the target's entry point (`.entry` in PTX
 from __future__ import annotations
 
 from xdsl.dialects import func, gpu, llvm
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
 KERNEL_ATTRIBUTES = ("gpu.kernel", "nvvm.kernel", "rocdl.kernel")
 """The (unit) attributes that mark a function a kernel: MLIR's `gpu`, NVVM and ROCDL ones."""
 
-KERNEL_CALLING_CONVENTIONS = frozenset({"ptx_kernel", "amdgpu_kernel", "spir_kernel"})
-"""The LLVM calling conventions of a kernel entry point."""
+KERNEL_CALLING_CONVENTIONS = frozenset(
+    f"{name}{suffix}"
+    for name in ("ptx_kernel", "amdgpu_kernel", "spir_kernel")
+    for suffix in ("", "cc")
+)
+"""The LLVM calling conventions of a kernel entry point, in MLIR's syntax (`ptx_kernelcc`)
+and LLVM IR's (`ptx_kernel`)."""
 
 
 def has_kernel_attribute(op: Operation) -> bool:
@@ -45,10 +51,11 @@ def is_kernel(op: Operation) -> bool:
     if isinstance(op, func.FuncOp):
         return has_kernel_attribute(op)
     if isinstance(op, llvm.FuncOp):
-        cconv = op.properties.get("CConv")
-        convention = getattr(cconv, "convention", None)
+        cconv = op.properties.get("CConv") or op.attributes.get("CConv")
+        convention = getattr(cconv, "convention", None) or getattr(cconv, "text", None)
         return has_kernel_attribute(op) or (
-            convention is not None and convention.data in KERNEL_CALLING_CONVENTIONS
+            isinstance(convention, StringAttr)
+            and convention.data.strip() in KERNEL_CALLING_CONVENTIONS
         )
     return False
 
