@@ -10,11 +10,11 @@ MLIR distributes a parallel loop with a mapping attribute per induction variable
 | `scf.parallel` | `#gpu.loop_dim_map<processor = block_x\|y\|z, ...>` | a thread block | uniform |
 | `scf.parallel` | `#gpu.loop_dim_map<processor = thread_x\|y\|z, ...>` | a thread | thread-dependent |
 | `scf.parallel` | `#gpu.loop_dim_map<processor = sequential, ...>` | every thread, each iteration | uniform |
-| `scf.forall`, `scf.parallel` without a mapping, `affine.parallel` | none: MLIR's greedy mapping may give the loop to threads | | thread-dependent |
+| `scf.forall`, `scf.parallel` without a mapping, `affine.parallel` (which has none) | none | every thread, each iteration (MLIR's `--convert-scf-to-cf`, `--lower-affine`; the project's `pre_lowering`) | uniform |
 
-A block-mapped loop is uniform within the block by definition: every thread of the
-block runs the same iterations, its induction variables depend only on the bounds (and
-the block ids). `loop_mapping(op)` answers for one loop: whether it is block-uniform,
+A block-mapped or unmapped loop is uniform within the block: every thread of the block
+runs the same iterations, whose induction variables depend only on the bounds (and the
+block ids), so the loop is uniform when its bounds are. `loop_mapping(op)` answers for one loop: whether it is block-uniform,
 and for a thread-dependent loop the reason a refusal names. IREE's
 `#iree_codegen.workgroup_mapping<x|y|z>` (its name for a block mapping) reads as
 `#gpu.block`. A mapping attribute this table does not know is thread-dependent, the
@@ -52,20 +52,22 @@ class LoopMapping:
     """What the mapping says, for a refusal (`mapped to #gpu.thread<x>`)."""
 
 
+_SEQUENTIAL = LoopMapping(True, "without a mapping: every thread runs every iteration")
+
+
 def _text(attr: Attribute) -> str:
     return str(attr)
 
 
 def _forall_mapping(mapping: ArrayAttr | None) -> LoopMapping:
     if mapping is None or not mapping.data:
-        return LoopMapping(
-            False, "an scf.forall without a mapping: MLIR may distribute it over threads"
-        )
+        return _SEQUENTIAL
     for attr in mapping.data:
         name = getattr(attr, "name", "")
         if name in THREAD_MAPPINGS:
             return LoopMapping(
-                False, f"mapped to {_text(attr)}: its iterations are spread over the threads of a block"
+                False,
+                f"mapped to {_text(attr)}: its iterations are spread over the threads of a block",
             )
         if name not in BLOCK_MAPPINGS:
             return LoopMapping(
@@ -76,11 +78,7 @@ def _forall_mapping(mapping: ArrayAttr | None) -> LoopMapping:
 
 def _parallel_mapping(mapping: Attribute | None) -> LoopMapping:
     if not isinstance(mapping, ArrayAttr) or not mapping.data:
-        return LoopMapping(
-            False,
-            "an scf.parallel without a mapping (#gpu.loop_dim_map): MLIR's greedy mapping "
-            "may give it to threads",
-        )
+        return _SEQUENTIAL
     for attr in mapping.data:
         found = _PROCESSOR.search(_text(attr))
         if getattr(attr, "name", "") != "gpu.loop_dim_map" or found is None:
@@ -90,7 +88,8 @@ def _parallel_mapping(mapping: Attribute | None) -> LoopMapping:
         processor = found.group(1)
         if not (processor.startswith("block_") or processor == "sequential"):
             return LoopMapping(
-                False, f"mapped to processor {processor}: its iterations are spread over the threads of a block"
+                False,
+                f"mapped to processor {processor}: its iterations are spread over the threads of a block",
             )
     return LoopMapping(True, "mapped to blocks or run sequentially: uniform within a block")
 
@@ -104,11 +103,7 @@ def loop_mapping(op: Operation) -> LoopMapping | None:
     if op.name == "scf.parallel":
         return _parallel_mapping(op.attributes.get("mapping") or op.properties.get("mapping"))
     if op.name == "affine.parallel":
-        return LoopMapping(
-            False,
-            "an affine.parallel, which MLIR's greedy mapping may give to threads (map it "
-            "with an scf.parallel #gpu.loop_dim_map to blocks)",
-        )
+        return _SEQUENTIAL
     return None
 
 

@@ -33,7 +33,7 @@ _INTEGERS = frozenset({GENERIC, GLOBAL, SHARED, CONSTANT, PRIVATE})
 """The integers the IR contract (NVVM's numbers, AMDGPU's alike) gives a meaning to;
 4, constant memory, is global memory the kernel only reads."""
 
-_WORDS: dict[str, dict[str, int | None]] = {
+_WORDS = {
     "gpu.address_space": {"global": GLOBAL, "workgroup": SHARED, "private": PRIVATE},
     "spirv.storage_class": {
         "Generic": GENERIC,

@@ -276,6 +276,10 @@ UNIFORM_LOOPS = [
     (FORALL, "} {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}"),
     (PARALLEL, "scf.reduce } {mapping = [" + DIM_MAP.format("block_x") + "]}"),
     (PARALLEL, "scf.reduce } {mapping = [" + DIM_MAP.format("sequential") + "]}"),
+    # without a mapping every thread runs every iteration (MLIR's scf-to-cf)
+    (FORALL, "}"),
+    (PARALLEL, "scf.reduce }"),
+    (AFFINE_PARALLEL, '"affine.yield"() : () -> ()\n      }) : () -> ()'),
 ]
 
 DEPENDENT_LOOPS = [
@@ -284,10 +288,7 @@ DEPENDENT_LOOPS = [
     (FORALL, "} {mapping = [#gpu.warpgroup<x>, #gpu.warpgroup<y>]}", "#gpu.warpgroup<x>"),
     (FORALL, "} {mapping = [#gpu.lane<x>, #gpu.lane<y>]}", "mapped to #gpu.lane<x>"),
     (FORALL, "} {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]}", "linear"),
-    (FORALL, "}", "an scf.forall without a mapping"),
     (PARALLEL, "scf.reduce } {mapping = [" + DIM_MAP.format("thread_x") + "]}", "thread_x"),
-    (PARALLEL, "scf.reduce }", "an scf.parallel without a mapping"),
-    (AFFINE_PARALLEL, '"affine.yield"() : () -> ()\n      }) : () -> ()', "an affine.parallel"),
 ]
 
 
@@ -310,6 +311,14 @@ def test_thread_dependent_loops_are_refused_with_their_mapping(loop: str, close:
     assert "thread-dependent control flow" in error.value.message
     assert reason in error.value.message
     assert error.value.op is not None
+
+
+def test_a_block_mapped_loop_with_thread_dependent_bounds_is_refused():
+    text = _loop_kernel("scf.forall (%i) in (%t) {", "} {mapping = [#gpu.block<x>]}")
+    with pytest.raises(GpuAllocPassError, match="thread-dependent control flow \\('scf.forall'\\)"):
+        PassPipeline((api.ImportGpuAllocsPass(), api.FuseGpuAllocsPass())).apply(
+            api.register(), api.parse(text)
+        )
 
 
 @pytest.mark.parametrize("space", UNCLASSIFIED_SPELLINGS)

@@ -189,7 +189,14 @@ class _RegionImporter:
             kind = "workgroup" if index < n_workgroup else "private"
             what = f"{kind} attribution %{arg.name_hint or arg.index}"
             if space is None:
-                self.remark(what, "it is not a workgroup or private memref", func_op)
+                default = isinstance(arg.type, MemRefType) and index >= n_workgroup
+                why = (
+                    "it is in the default memory space (MLIR's private memory); the "
+                    "lowering allocates it per thread as it is"
+                    if default
+                    else "it is not a workgroup or private memref"
+                )
+                self.remark(what, why, func_op)
                 continue
             escape = escape_of(arg)
             if escape is not None and escape.leaves:
