@@ -213,10 +213,21 @@ class UnclassifiedSpace:
         )
 
 
+def _walk(root: Operation) -> Iterable[Operation]:
+    """`root` and every op nested in it, without recursion (deep kernels)."""
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend(reversed(list(block.ops)))
+
+
 def unclassified_allocation(module: Operation) -> UnclassifiedSpace | None:
     """The first allocation of `module` (`allocation_storage`'s ops, `gpu.func` and
     `gpu.launch` attributions) in a memory space `dialect.spellings` cannot classify."""
-    for op in module.walk():
+    for op in _walk(module):
         if isinstance(op, _ALLOCATING):
             type_ = op.type if isinstance(op, memref.GlobalOp) else op.results[0].type
             types = [type_]
