@@ -19,6 +19,9 @@ from xdsl.dialects import func, gpu, llvm
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Operation
 
+KernelFunction = gpu.FuncOp | func.FuncOp
+"""A kernel whose body the passes and the simulator read (`llvm.func` bodies they do not)."""
+
 KERNEL_ATTRIBUTES = ("gpu.kernel", "nvvm.kernel", "rocdl.kernel")
 """The (unit) attributes that mark a function a kernel: MLIR's `gpu`, NVVM and ROCDL ones."""
 
@@ -60,4 +63,10 @@ def is_kernel(op: Operation) -> bool:
     return False
 
 
-__all__ = ["KERNEL_ATTRIBUTES", "KERNEL_CALLING_CONVENTIONS", "has_kernel_attribute", "is_kernel"]
+__all__ = [
+    "KernelFunction",
+    "KERNEL_ATTRIBUTES",
+    "KERNEL_CALLING_CONVENTIONS",
+    "has_kernel_attribute",
+    "is_kernel",
+]

@@ -33,7 +33,7 @@ from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.dialect.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS, workgroup_count
 from gpu_alloc.dialect.ops import AliasOp, AllocOp, MemorySpace, OffsetPointerOp, memory_space_of
 from gpu_alloc.dialect.spellings import unclassified
-from xdsl.dialects import gpu, memref
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
@@ -109,9 +109,10 @@ def allocation_storage(op: Operation) -> Storage | None:
 # ------------------------------------------------------------------------- attributions
 
 
-def attribution_start(op: gpu.FuncOp | gpu.LaunchOp) -> int:
+def attribution_start(op: gpu.FuncOp | func.FuncOp | gpu.LaunchOp) -> int:
     """The index of the first attribution among `op`'s entry block arguments (after a
-    `gpu.func`'s inputs, or a `gpu.launch`'s ids and sizes)."""
+    function's inputs: a `func.func` has none after them, or a `gpu.launch`'s ids and
+    sizes)."""
     if isinstance(op, gpu.LaunchOp):
         return LAUNCH_CONFIG_ARGUMENTS
     return len(op.function_type.inputs.data)
@@ -124,8 +125,8 @@ def attributions(op: Operation) -> Sequence[BlockArgument]:
     return op.body.blocks[0].args[attribution_start(op) :]
 
 
-def function_arguments(op: gpu.FuncOp) -> Sequence[BlockArgument]:
-    """A `gpu.func`'s arguments proper: its entry block arguments but the attributions."""
+def function_arguments(op: gpu.FuncOp | func.FuncOp) -> Sequence[BlockArgument]:
+    """A kernel's arguments proper: its entry block arguments but the attributions."""
     if not op.body.blocks:
         return ()
     return op.body.blocks[0].args[: attribution_start(op)]
