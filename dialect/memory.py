@@ -7,9 +7,11 @@ a `#gpu.address_space`, `gpu.func`/`gpu.launch` workgroup and private attributio
 asks this module what each of them is:
 
 - its *space* (`MemorySpace`: global, shared (workgroup), private), read from the memref
-  type in either spelling (the IR contract's NVVM numbers 1, 3, 5, or MLIR's
-  `#gpu.address_space<global|workgroup|private>`; no space, or another number, is
-  `None`: the target's default, global, memory);
+  type in any spelling `dialect.spellings` classifies (the IR contract's NVVM numbers
+  1, 3, 5, `#gpu.address_space`, `#spirv.storage_class`, `#nvvm.memory_space`, ...; no
+  space, generic or constant memory is `None`: the target's default, global, memory); a
+  spelling it cannot classify on an allocation is `unclassified_allocation`, which
+  passes, the lowering and the simulator report instead of passing the buffer over;
 - its *scope* (`Scope`): whose storage one execution of the op makes: one thread's
   (private memory, a device-side `memref.alloc`/`alloca` in global memory, as MLIR
   lowers it), one block's (shared memory in any form, and `gpu_alloc` heap scratch:
@@ -30,7 +32,8 @@ from enum import Enum
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.dialect.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS, workgroup_count
 from gpu_alloc.dialect.ops import AliasOp, AllocOp, MemorySpace, OffsetPointerOp, memory_space_of
-from xdsl.dialects import gpu, memref
+from gpu_alloc.dialect.spellings import unclassified
+from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
@@ -106,9 +109,10 @@ def allocation_storage(op: Operation) -> Storage | None:
 # ------------------------------------------------------------------------- attributions
 
 
-def attribution_start(op: gpu.FuncOp | gpu.LaunchOp) -> int:
+def attribution_start(op: gpu.FuncOp | func.FuncOp | gpu.LaunchOp) -> int:
     """The index of the first attribution among `op`'s entry block arguments (after a
-    `gpu.func`'s inputs, or a `gpu.launch`'s ids and sizes)."""
+    function's inputs: a `func.func` has none after them, or a `gpu.launch`'s ids and
+    sizes)."""
     if isinstance(op, gpu.LaunchOp):
         return LAUNCH_CONFIG_ARGUMENTS
     return len(op.function_type.inputs.data)
@@ -121,8 +125,8 @@ def attributions(op: Operation) -> Sequence[BlockArgument]:
     return op.body.blocks[0].args[attribution_start(op) :]
 
 
-def function_arguments(op: gpu.FuncOp) -> Sequence[BlockArgument]:
-    """A `gpu.func`'s arguments proper: its entry block arguments but the attributions."""
+def function_arguments(op: gpu.FuncOp | func.FuncOp) -> Sequence[BlockArgument]:
+    """A kernel's arguments proper: its entry block arguments but the attributions."""
     if not op.body.blocks:
         return ()
     return op.body.blocks[0].args[: attribution_start(op)]
@@ -190,6 +194,52 @@ def storage_of(value: SSAValue) -> Storage | None:
     return allocation_storage(owner)
 
 
+# ------------------------------------------------------------ unclassified spellings
+
+
+@dataclass(frozen=True)
+class UnclassifiedSpace:
+    """An allocation (or attribution, at its function) whose memref memory space
+    `dialect.spellings` has no meaning for: it may be workgroup memory, so no pass may
+    take it for global memory and pass it over."""
+
+    op: Operation
+    space: Attribute
+
+    def message(self, what: str) -> str:
+        return (
+            f"{what}: {self.op.name} allocates a memref in memory space {self.space}, "
+            "which is none of the spellings read as global, workgroup or private memory "
+            "(see gpu_alloc.dialect.spellings)"
+        )
+
+
+def _walk(root: Operation) -> Iterable[Operation]:
+    """`root` and every op nested in it, without recursion (deep kernels)."""
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend(reversed(list(block.ops)))
+
+
+def unclassified_allocation(module: Operation) -> UnclassifiedSpace | None:
+    """The first allocation of `module` (`allocation_storage`'s ops, `gpu.func` and
+    `gpu.launch` attributions) in a memory space `dialect.spellings` cannot classify."""
+    for op in _walk(module):
+        if isinstance(op, _ALLOCATING):
+            type_ = op.type if isinstance(op, memref.GlobalOp) else op.results[0].type
+            types = [type_]
+        else:
+            types = [a.type for a in attributions(op)]
+        for type_ in types:
+            if isinstance(type_, MemRefType) and unclassified(type_.memory_space):
+                return UnclassifiedSpace(op, type_.memory_space)
+    return None
+
+
 # -------------------------------------------------------------------------- spellings
 
 
@@ -232,6 +282,7 @@ __all__ = [
     "MemorySpace",
     "Scope",
     "Storage",
+    "UnclassifiedSpace",
     "ATTRIBUTION_ATTRS",
     "allocation_storage",
     "attribution_alignment",
@@ -244,5 +295,6 @@ __all__ = [
     "space_of",
     "spelling_for",
     "storage_of",
+    "unclassified_allocation",
     "view_ops",
 ]

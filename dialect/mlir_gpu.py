@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
 from gpu_alloc.dialect.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
 from gpu_alloc.dialect.mlir_transform import script_op_type
+from gpu_alloc.dialect.spellings import space_number as space_number  # re-exported
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -88,15 +89,6 @@ class GpuAddressSpaceAttr(ParametrizedAttribute):
 
 WORKGROUP = GpuAddressSpaceAttr(StringAttr("workgroup"))
 PRIVATE = GpuAddressSpaceAttr(StringAttr("private"))
-
-
-def space_number(memory_space: Attribute) -> int | None:
-    """The NVVM number of a memref memory space: `3 : i32` or `#gpu.address_space<...>`."""
-    if isinstance(memory_space, IntegerAttr):
-        return memory_space.value.data
-    if isinstance(memory_space, GpuAddressSpaceAttr) and memory_space.space.data in ADDRESS_SPACES:
-        return memory_space.number
-    return None
 
 
 class MlirNameParser(Parser):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gpu_alloc.dialect.kernels import is_kernel as is_kernel  # re-exported
 from gpu_alloc.dialect.mlir_gpu import (
     SIMPLE_OPS,
     DynamicSharedMemoryOp,
@@ -28,6 +29,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
+    NoneAttr,
     SymbolRefAttr,
     UnitAttr,
     i32,
@@ -83,14 +85,6 @@ KERNEL_ATTRIBUTE = "gpu.kernel"
 """MLIR's spelling of a kernel (`kernel` in the custom form); xDSL uses a property."""
 
 
-def is_kernel(op: Operation) -> bool:
-    """Whether `op` is a `gpu.func` kernel: the `kernel` property (xDSL's spelling) or
-    the `gpu.kernel` unit attribute (MLIR's)."""
-    return isinstance(op, gpu.FuncOp) and (
-        op.kernel is not None or isinstance(op.attributes.get(KERNEL_ATTRIBUTE), UnitAttr)
-    )
-
-
 WORKGROUP_ATTRIBUTIONS = "workgroup_attributions"
 """The `gpu.func` attribute counting its workgroup attributions (MLIR's name)."""
 
@@ -103,10 +97,15 @@ def workgroup_count(op: Operation) -> int:
 
 
 def verify_attribution_types(types: Sequence[Attribute], n_workgroup: int, what: str) -> None:
-    """Workgroup attributions are memrefs in space 3, private ones (after them) in 5."""
+    """Workgroup attributions are memrefs in workgroup memory (3, in any spelling of
+    `dialect.spellings`), private ones (after them) in private memory (5) or in the
+    default memory space, which MLIR reads as the attribution's own: private."""
     for index, type_ in enumerate(types):
         expected = 3 if index < n_workgroup else 5
-        if not isinstance(type_, MemRefType) or space_number(type_.memory_space) != expected:
+        space = type_.memory_space if isinstance(type_, MemRefType) else None
+        if space is not None and expected == 5 and isinstance(space, NoneAttr):
+            continue
+        if space is None or space_number(space) != expected:
             kind = "workgroup" if expected == 3 else "private"
             raise VerifyException(
                 f"{what}{kind} attribution must be a memref in #gpu.address_space<{kind}>, "

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from enum import IntEnum
 
 from gpu_alloc.dialect.layout import LAYOUT_ATTR, read_layout
-from gpu_alloc.dialect.mlir_gpu import space_number
+from gpu_alloc.dialect.spellings import space_number
 from gpu_alloc.memref_sizes import static_byte_size
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,

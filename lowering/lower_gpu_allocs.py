@@ -64,6 +64,7 @@ from gpu_alloc.dialect import (
     OffsetPointerOp,
     set_heap_bytes_per_block,
 )
+from gpu_alloc.dialect.memory import unclassified_allocation
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.alloc_patterns import (
     DYNAMIC_SHARED_BYTES,
@@ -272,6 +273,8 @@ class LowerGpuAllocsPass(ModulePass):
         rollback_on_failure(op, lambda: self._lower(ctx, op, device))
 
     def _lower(self, ctx: Context, op: ModuleOp, device: Device) -> None:
+        if (unknown := unclassified_allocation(op)) is not None:
+            raise GpuAllocPassError(unknown.message(self.name), unknown.op)
         if _has_unflattened_aliases(op):
             from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gpu_alloc.dialect import DYNAMIC_SHARED_COMPUTED, AllocOp, dynamic_shared_bytes
+from gpu_alloc.dialect.kernels import KernelFunction
 from gpu_alloc.dialect.memory import (
     Scope,
     Storage,
@@ -84,7 +85,7 @@ def shared_bytes_limit(device: Device | None) -> int:
     return largest_shared_bytes_per_block() if device is None else device.shared_bytes_per_block
 
 
-def dynamic_shared_size(kernel: gpu.FuncOp, limit: int | None = None) -> int:
+def dynamic_shared_size(kernel: KernelFunction, limit: int | None = None) -> int:
     """The bytes of dynamic shared memory a launch of `kernel` gets: what the module's
     `gpu.launch_func`s of it pass (`dynamic_shared_memory_size`, 0 when absent), when
     all are constants that agree; else the kernel's `gpu_alloc.dynamic_shared_bytes`
@@ -108,7 +109,7 @@ def dynamic_shared_size(kernel: gpu.FuncOp, limit: int | None = None) -> int:
     )
 
 
-def _launch_sizes(kernel: gpu.FuncOp) -> set[int] | None:
+def _launch_sizes(kernel: KernelFunction) -> set[int] | None:
     """The constant sizes the launches of `kernel` give; None if there is none, or one
     whose size is computed at run time."""
     gpu_module = kernel.parent_op()
@@ -209,7 +210,7 @@ class Allocations:
             self.interpreter.block_state.track(arena)
         return MemRefView(arena, offset, shape, identity_strides(shape), dtype, name)
 
-    def attribution_values(self, kernel: gpu.FuncOp) -> list[MemRefView]:
+    def attribution_values(self, kernel: KernelFunction) -> list[MemRefView]:
         """Fresh storage for each attribution of `kernel`: a workgroup one per block, a
         private one per thread."""
         views: list[MemRefView] = []

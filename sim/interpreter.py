@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from gpu_alloc.dialect.kernels import KernelFunction
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
 from gpu_alloc.sim.arith import ARITH_OPS
@@ -47,7 +48,7 @@ MAX_CALL_DEPTH = 64
 class BlockInterpreter:
     """Runs a kernel body for every thread of one block, block after block."""
 
-    def __init__(self, launch: LaunchState, kernel: gpu.FuncOp):
+    def __init__(self, launch: LaunchState, kernel: KernelFunction):
         self.launch = launch
         self.kernel = kernel
         self.n_threads = launch.threads_per_block

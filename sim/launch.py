@@ -22,7 +22,8 @@ from gpu_alloc.dialect import (
     heap_bytes_per_block,
     is_heap_argument_type,
 )
-from gpu_alloc.dialect.memory import function_arguments, space_of
+from gpu_alloc.dialect.kernels import KernelFunction
+from gpu_alloc.dialect.memory import function_arguments, space_of, unclassified_allocation
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit, simulated_device
@@ -33,6 +34,7 @@ from gpu_alloc.sim.profile import Profile, new_profile
 from gpu_alloc.sim.state import LaunchState, Race
 from gpu_alloc.targets import DEFAULT_DEVICE, Device
 from gpu_alloc.transforms.module_target import device_at
+from xdsl.dialects import func as func_dialect
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -86,10 +88,14 @@ class SimulationResult:
         return {a.name: a.array for a in self.arguments}
 
 
-def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
+def find_kernel(module: ModuleOp, name: str | None) -> KernelFunction:
     """The kernel called `name` (`kernel`, or `module::kernel` where several `gpu.module`s
     have a kernel of that name), or the module's only kernel."""
-    kernels = [op for op in module.walk() if isinstance(op, gpu.FuncOp) and is_kernel(op)]
+    kernels = [
+        op
+        for op in module.walk()
+        if isinstance(op, gpu.FuncOp | func_dialect.FuncOp) and is_kernel(op)
+    ]
     names = [k.sym_name.data for k in kernels]
     shown = [
         _qualified(k) if names.count(k.sym_name.data) > 1 else k.sym_name.data for k in kernels
@@ -114,7 +120,7 @@ def find_kernel(module: ModuleOp, name: str | None) -> gpu.FuncOp:
     return named[0]
 
 
-def _qualified(kernel: gpu.FuncOp) -> str:
+def _qualified(kernel: KernelFunction) -> str:
     """`module::kernel`, the kernel's name qualified by its `gpu.module`'s."""
     parent = kernel.parent_op()
     prefix = f"{parent.sym_name.data}::" if isinstance(parent, gpu.ModuleOp) else ""
@@ -164,6 +170,8 @@ def simulate(
     without either: the most any chip gives, 32 lanes, NVIDIA's banks."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
     func = find_kernel(module, kernel)
+    if (unknown := unclassified_allocation(module)) is not None:
+        raise SimulationError(unknown.message("gpu-alloc-sim"), unknown.op)
     device = _module_device(func, simulated_device(target, chip), target, chip)
     launch = _launch_state(func, grid3, block3, device, max_thread_steps)
     if profile:
@@ -191,7 +199,7 @@ def simulate(
 
 
 def _launch_state(
-    func: gpu.FuncOp,
+    func: KernelFunction,
     grid: tuple[int, int, int],
     block: tuple[int, int, int],
     device: Device | None,
@@ -228,7 +236,7 @@ def _dims(sizes: Sequence[int], what: str) -> tuple[int, int, int]:
 
 
 def _make_arguments(
-    func: gpu.FuncOp,
+    func: KernelFunction,
     launch: LaunchState,
     seed: int,
     scalars: list[float],
@@ -270,7 +278,7 @@ def _make_arguments(
     return values, results
 
 
-def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefView:
+def _heap_backing(func: KernelFunction, launch: LaunchState, name: str) -> MemRefView:
     """`heap_bytes_per_block` x blocks bytes; without the attribute, an arena that
     grows to cover every view of it (so overflowing it cannot be detected)."""
     try:
@@ -291,7 +299,7 @@ def _heap_backing(func: gpu.FuncOp, launch: LaunchState, name: str) -> MemRefVie
     return MemRefView(arena, 0, (nbytes,), (1,), np.dtype(np.int8), name)
 
 
-def _memref_arguments(func: gpu.FuncOp) -> list[str]:
+def _memref_arguments(func: KernelFunction) -> list[str]:
     """The names of the kernel's memref arguments a caller gives (not the heap buffer,
     not the attributions)."""
     return [
@@ -302,7 +310,7 @@ def _memref_arguments(func: gpu.FuncOp) -> list[str]:
 
 
 def _given_arrays(
-    func: gpu.FuncOp, arrays: Mapping[str, np.ndarray] | Sequence[np.ndarray] | None
+    func: KernelFunction, arrays: Mapping[str, np.ndarray] | Sequence[np.ndarray] | None
 ) -> dict[str, np.ndarray]:
     """`simulate`'s `arrays` by argument name; unknown names and extra arrays are errors."""
     names = _memref_arguments(func)
@@ -361,7 +369,7 @@ def _random_memref(
     )
 
 
-def _check_memref_argument(func: gpu.FuncOp, name: str, memref_type: MemRefType) -> None:
+def _check_memref_argument(func: KernelFunction, name: str, memref_type: MemRefType) -> None:
     """What the simulator needs of a memref argument's type, located at the kernel (the
     type is the IR's, not the command line's)."""
     element = memref_type.element_type
@@ -383,7 +391,7 @@ def _check_memref_argument(func: gpu.FuncOp, name: str, memref_type: MemRefType)
         )
 
 
-def _check_scalar_argument(func: gpu.FuncOp, name: str, arg_type: Attribute) -> None:
+def _check_scalar_argument(func: KernelFunction, name: str, arg_type: Attribute) -> None:
     if not _has_dtype(arg_type):
         raise SimulationError(f"kernel argument %{name} has unsupported type {arg_type}", func)
 

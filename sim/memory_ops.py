@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 from gpu_alloc.dialect import AliasOp, OffsetPointerOp
+from gpu_alloc.dialect.kernels import KernelFunction
 from gpu_alloc.sim.allocations import Allocations, shape_of
 from gpu_alloc.sim.atomics import atomic_rmw
 from gpu_alloc.sim.control_flow import Mask, uniform_int
@@ -25,7 +26,7 @@ from gpu_alloc.sim.memory import (
 )
 from gpu_alloc.sim.profile_hooks import profile_access
 from gpu_alloc.sim.state import AgentNamer, BlockState, LaunchState
-from xdsl.dialects import gpu, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -34,7 +35,7 @@ class ExecutionContext(Protocol):
     """What the memory ops need of the interpreter running a block."""
 
     launch: LaunchState
-    kernel: gpu.FuncOp
+    kernel: KernelFunction
     env: dict[SSAValue, Any]
     n_threads: int
     block_state: BlockState

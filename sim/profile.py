@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 from gpu_alloc.banks import DEFAULT_BANK_MODEL, bank_conflicts
 from gpu_alloc.dialect import FuncSlice, read_layout
+from gpu_alloc.dialect.kernels import KernelFunction
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.memory import Arena, MemRefView
 from gpu_alloc.targets import BankModel
@@ -40,7 +41,6 @@ from gpu_alloc.transforms.layout_record import (
     stage_of,
 )
 from gpu_alloc.transforms.lifetimes import StageMap, stage_map
-from xdsl.dialects import gpu
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
@@ -264,7 +264,7 @@ class Profile:
 
 
 def new_profile(
-    kernel: gpu.FuncOp,
+    kernel: KernelFunction,
     grid: tuple[int, ...],
     block: tuple[int, ...],
     bank_model: BankModel | None = DEFAULT_BANK_MODEL,

@@ -46,9 +46,15 @@ TOOL_DRIVERS = {
 }
 """Where each tool is installed and how its output reads: the tools' own facts."""
 
-MLIR_VOCABULARY = {("dialect/mlir_attributes.py", "MLIR_DIALECTS")}
+MLIR_VOCABULARY = {
+    ("dialect/mlir_attributes.py", "MLIR_DIALECTS"),
+    ("dialect/spellings.py", "_WORDS"),
+    ("dialect/kernels.py", "KERNEL_ATTRIBUTES"),
+    ("dialect/kernels.py", "KERNEL_CALLING_CONVENTIONS"),
+}
 """Constants that list MLIR's own names (every dialect MLIR 22 has, vendors' `rocdl` and
-`xevm` among them, so that their attributes are read as text): MLIR's facts, not a
+`xevm` among them, so that their attributes are read as text; the memory-space words of
+MLIR's attributes; MLIR's kernel markers and calling conventions): MLIR's facts, not a
 target's."""
 
 

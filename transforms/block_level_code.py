@@ -4,7 +4,10 @@ Block-level code is code that every thread of a thread block runs, together: a
 barrier in it is met by the whole block, and an allocation it makes in workgroup or
 heap memory is one buffer per block. There are three kinds:
 
-- a `gpu.func` kernel (the `kernel` property, or MLIR's `gpu.kernel` attribute);
+- a kernel: a `gpu.func` or `func.func` that `dialect.kernels.is_kernel` says a host
+  launches (the `kernel` keyword, or a `gpu.kernel`, `nvvm.kernel`, `rocdl.kernel`
+  attribute); an `llvm.func` kernel is one too, but its body is LLVM IR the passes
+  do not read;
 - a `gpu.launch` body (its entry arguments are MLIR's block ids, thread ids, grid
   and block sizes; values it uses from above the launch are the same for every thread);
 - a workgroup `func.func`: one that allocates workgroup memory itself, outside any
@@ -23,8 +26,8 @@ that the pass proves every thread of the block makes together (see
 from __future__ import annotations
 
 from gpu_alloc.dialect import AllocOp
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import is_workgroup_type
-from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.transforms.kernel_ir import Kernel, walk_ops
 from xdsl.dialects import func, gpu, memref
 from xdsl.ir import Operation
@@ -38,8 +41,9 @@ def block_level_code(module: Operation) -> list[BlockLevelCode]:
     in program order (a function before the launches nested in it)."""
     found: list[BlockLevelCode] = []
     for op in walk_ops(module):
-        if is_kernel(op) or isinstance(op, gpu.LaunchOp):
-            assert isinstance(op, gpu.FuncOp | gpu.LaunchOp)
+        if isinstance(op, gpu.FuncOp | func.FuncOp) and is_kernel(op):
+            found.append(op)
+        elif isinstance(op, gpu.LaunchOp):
             found.append(op)
         elif isinstance(op, func.FuncOp) and allocates_workgroup_memory(op):
             found.append(op)

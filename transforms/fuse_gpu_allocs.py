@@ -57,7 +57,7 @@ from gpu_alloc.dialect import (
     OffsetPointerOp,
     layout_attr,
 )
-from gpu_alloc.dialect.memory import spelling_for
+from gpu_alloc.dialect.memory import spelling_for, unclassified_allocation
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import byte_size_ops
 from gpu_alloc.names import unique_name
@@ -179,6 +179,8 @@ class FuseGpuAllocsPass(ModulePass):
         """What `apply` does; returns what `report=true` prints, per kernel
         (`gpu_alloc.api.fuse` makes it a `FusionResult`)."""
         self.check_options()
+        if (unknown := unclassified_allocation(op)) is not None:
+            raise GpuAllocPassError(unknown.message(self.name), unknown.op)
         print_fuse_remarks(op)  # what the pass leaves alone, never silently
         fusion = fusion_units(op)
         inserted = insert_barriers(fusion, self)

@@ -31,6 +31,7 @@ from gpu_alloc.transforms.kernel_ir import (
     kernel_name,
     next_power_of_two,
     walk_ops,
+    why_thread_dependent,
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.loop_allocs import CarriedAllocation, open_loop
@@ -184,7 +185,7 @@ def _check_block_level(kernel: Kernel, alloc: AllocOp, depends_on_thread: Thread
         if is_thread_dependent_control(parent, depends_on_thread):
             raise GpuAllocPassError(
                 f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}' is under "
-                f"thread-dependent control flow ('{parent.name}'); block-level "
+                f"thread-dependent control flow ({why_thread_dependent(parent)}); block-level "
                 "allocations must be made by every thread of the block",
                 alloc,
             )

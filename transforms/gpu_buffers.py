@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import MemorySpace
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import attributions, is_workgroup_type, space_of
 from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.remarks import Remark, emit_remark
@@ -53,7 +54,7 @@ def block_level_regions(module: ModuleOp) -> Iterator[tuple[Operation, Region]]:
     for op in walk_ops(module):
         if isinstance(op, gpu.FuncOp | gpu.LaunchOp):
             yield op, op.body
-        elif isinstance(op, func.FuncOp) and allocates_workgroup_memory(op):
+        elif isinstance(op, func.FuncOp) and (is_kernel(op) or allocates_workgroup_memory(op)):
             yield op, op.body
 
 

@@ -38,8 +38,10 @@ from gpu_alloc.dialect.memory import (
     attribution_alignment,
     attribution_start,
     is_workgroup_type,
+    unclassified_allocation,
 )
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
+from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.names import unique_name
 from gpu_alloc.provenance import derive
 from gpu_alloc.remarks import Remark, emit_remark
@@ -75,6 +77,8 @@ class ImportGpuAllocsPass(ModulePass):
     name = "import-gpu-allocs"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if (unknown := unclassified_allocation(op)) is not None:
+            raise GpuAllocPassError(unknown.message(self.name), unknown.op)
         for remark in import_gpu_allocs(op):
             emit_remark(self.name, remark.message, remark.op)
 
@@ -185,7 +189,14 @@ class _RegionImporter:
             kind = "workgroup" if index < n_workgroup else "private"
             what = f"{kind} attribution %{arg.name_hint or arg.index}"
             if space is None:
-                self.remark(what, "it is not a workgroup or private memref", func_op)
+                default = isinstance(arg.type, MemRefType) and index >= n_workgroup
+                why = (
+                    "it is in the default memory space (MLIR's private memory); the "
+                    "lowering allocates it per thread as it is"
+                    if default
+                    else "it is not a workgroup or private memref"
+                )
+                self.remark(what, why, func_op)
                 continue
             escape = escape_of(arg)
             if escape is not None and escape.leaves:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
+from gpu_alloc.dialect.mappings import loop_mapping
 from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
 from gpu_alloc.transforms.barrier_ops import is_barrier
 from xdsl.dialects import func, gpu, scf
@@ -195,6 +196,10 @@ class ThreadDependence:
             return []
         if isinstance(op, scf.WhileOp):
             return self._model_while(op)
+        if (mapping := loop_mapping(op)) is not None and mapping.uniform:
+            # a block-mapped loop: its induction variables follow its bounds
+            self._depends([a for r in op.regions for b in r.blocks for a in b.args], op.operands)
+            return list(op.results)
         if op.regions:
             return [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
         if not is_side_effect_free(op):
@@ -247,7 +252,11 @@ def _owner(value: SSAValue) -> Operation:
 def is_thread_dependent_control(op: Operation, depends_on_thread: ThreadDependence) -> bool:
     """Whether the threads of a block may take different paths through `op`'s regions:
     an `scf.if` on a dependent condition, an `scf.for` with dependent bounds or step,
-    an `scf.while` whose `scf.condition` is dependent, or any other op with regions."""
+    an `scf.while` whose `scf.condition` is dependent, a parallel loop that is not
+    uniform within a block by its mapping (`dialect.mappings`) or has dependent bounds,
+    or any other op with regions."""
+    if (mapping := loop_mapping(op)) is not None:
+        return not mapping.uniform or any(depends_on_thread(v) for v in op.operands)
     if isinstance(op, scf.IfOp):
         return depends_on_thread(op.cond)
     if isinstance(op, scf.ForOp):
@@ -256,3 +265,12 @@ def is_thread_dependent_control(op: Operation, depends_on_thread: ThreadDependen
         condition = op.before_region.blocks[0].last_op
         return not isinstance(condition, scf.ConditionOp) or depends_on_thread(condition.condition)
     return True
+
+
+def why_thread_dependent(op: Operation) -> str:
+    """How a refusal names the thread-dependent control flow `op`: its name, and for a
+    parallel loop what its mapping says."""
+    mapping = loop_mapping(op)
+    if mapping is None or mapping.uniform:
+        return f"'{op.name}'"
+    return f"'{op.name}', {mapping.reason}"

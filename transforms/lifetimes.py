@@ -50,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 
+from gpu_alloc.dialect.mappings import loop_mapping
 from gpu_alloc.transforms.barrier_gaps import Gap
 from gpu_alloc.transforms.barrier_ops import is_barrier
 from gpu_alloc.transforms.iv_conditions import constant_int
@@ -205,6 +206,9 @@ class _StageWalker:
         if isinstance(op, scf.ForOp):
             exit_ = yield from self.walk_loop(op, [(op.body.block, None)], current)
             return exit_ if _runs_at_least_once(op) else current.union(exit_)
+        if loop_mapping(op) is not None:  # a block-uniform parallel loop: a loop per block
+            exit_ = yield from self.walk_loop(op, [(op.regions[0].blocks[0], None)], current)
+            return current.union(exit_)
         assert isinstance(op, scf.WhileOp)
         regions = [(op.before_region.blocks[0], None), (op.after_region.blocks[0], 0)]
         return (yield from self.walk_loop(op, regions, current))
