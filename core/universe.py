@@ -156,6 +156,12 @@ def _spirv_target() -> type[Target]:
     return SpirvTarget
 
 
+def _opencl_target() -> type[Target]:
+    from gpu_alloc.lowering.opencl import OpenClTarget
+
+    return OpenClTarget
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "import-gpu-allocs": _import,
     "fuse-gpu-allocs": _fuse,
@@ -182,7 +188,12 @@ GPU_ALLOC_UNIVERSE = Universe(
         "index": _index,
     },
     all_passes=ALL_PASSES,
-    all_targets={"ptx": _ptx_target, "amdgcn": _amdgcn_target, "spirv": _spirv_target},
+    all_targets={
+        "ptx": _ptx_target,
+        "amdgcn": _amdgcn_target,
+        "spirv": _spirv_target,
+        "opencl": _opencl_target,
+    },
     all_frontends={"mlir-gpu": _mlir_gpu_frontend},
 )
 

@@ -27,7 +27,8 @@ from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Operation
 
 BACKENDS = ("llvmlite", "mlir")
-COLUMNS = tuple(f"{target}/{backend}" for target in TARGETS for backend in BACKENDS)
+"""The backends of the LLVM targets (`TargetDescription.backends`: OpenCL C has `c`)."""
+COLUMNS = tuple(f"{name}/{backend}" for name, t in TARGETS.items() for backend in t.backends)
 """`<target>/<backend>`: every way to emit a kernel."""
 INTEGERS = ("i1", "i8", "i16", "i32", "i64")
 WIDE_INTEGERS = INTEGERS[1:]
@@ -464,7 +465,9 @@ def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) ->
                     why = row.refusal(column, elements) if elements else None
                 if why is None:
                     continue
-            others = [b for b in BACKENDS if b != backend and _lowers(row, target, b, elements)]
+            others = [
+                b for b in target.backends if b != backend and _lowers(row, target, b, elements)
+            ]
             hint = (
                 f"use backend={others[0]}"
                 if others

@@ -5,7 +5,7 @@ linker or validator) on one module's assembly and returns, per kernel, the stati
 shared memory the tool reports: `ptxas -v`'s `bytes smem` (PTX), the code object's
 `.amdhsa_group_segment_fixed_size` after `llvm-mc` and `ld.lld` (AMDGPU), the
 Workgroup variables of what `spirv-as` assembled, `spirv-val` accepted and `spirv-dis`
-printed (SPIR-V). A tool that refuses the text raises `ToolRejected` (or `PtxasError`).
+printed (SPIR-V), the `__local` bytes PoCL reports after building it (OpenCL C). A tool that refuses the text raises `ToolRejected` (or `PtxasError`).
 """
 
 from __future__ import annotations
@@ -32,10 +32,17 @@ def _spirv(text: str, device: Device, isa_version: int) -> dict[str, int]:
     return spirv_tools.workgroup_bytes(spirv_tools.validate(binary, isa_version))
 
 
+def _pocl(text: str, device: Device, isa_version: int) -> dict[str, int]:
+    from gpu_alloc.lowering.opencl_tools import local_bytes
+
+    return local_bytes(text)
+
+
 TOOL_CHECKS: dict[str, Callable[[str, Device, int], dict[str, int]]] = {
     "ptx": _ptxas,
     "amdgcn": _amdgpu,
     "spirv": _spirv,
+    "opencl": _pocl,
 }
 """Per target (by `-t` name), its tools' check."""
 

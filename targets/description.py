@@ -259,6 +259,9 @@ class TargetDescription:
     """Element types (`bf16`) no op may use on the target, and why."""
     chip_only_ops: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """Ops that only some of the target's chips have: op name → those chips."""
+    backends: tuple[str, ...] = ("llvmlite", "mlir")
+    """The `backend=` names the target has (its coverage columns): LLVM's targets have
+    the embedded llvmlite backend and MLIR's; OpenCL C has its own source emitter (`c`)."""
 
     def chip(self, name: str) -> Chip:
         """The chip called `name`, or a `TargetOptionError` listing the known ones."""
