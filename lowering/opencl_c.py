@@ -29,7 +29,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type
-from gpu_alloc.dialect.memory import MemorySpace, function_arguments, space_of
+from gpu_alloc.dialect.memory import (
+    ATTRIBUTION_ATTRS,
+    MemorySpace,
+    attribution_storage,
+    attributions,
+    function_arguments,
+    space_of,
+    workgroup_count,
+)
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.targets import Device, Intrinsic
@@ -281,6 +289,13 @@ class _ModuleWriter:
         return OpenClModule(self.module.sym_name.data, source, self.kernels, line_ops)
 
 
+_DYNAMIC_SHARED = "gpu.dynamic_shared_memory"
+
+
+def _op_name(op: Operation) -> str:
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
 def _name_of(op: Operation) -> str:
     return op.sym_name.data  # type: ignore[attr-defined]
 
@@ -375,7 +390,10 @@ class _FunctionWriter:
         extents: list[str] = []
         described: list[KernelParameter] = []
         extent_parameters: list[KernelParameter] = []
-        arguments = function_arguments(self.function) if self.is_kernel else list(entry.args)
+        is_gpu_func = isinstance(self.function, gpu.FuncOp)
+        arguments = function_arguments(self.function) if is_gpu_func else list(entry.args)
+        if is_gpu_func:
+            self._attributions(self.function)
         for position, argument in enumerate(arguments):
             type_ = argument.type
             hint = argument.name_hint or f"arg{position}"
@@ -413,11 +431,7 @@ class _FunctionWriter:
                 self.note_type(type_)
                 described.append(KernelParameter("scalar", name, hint, type_, position))
         if self.is_kernel:
-            dynamic = [
-                op
-                for op in self.function.walk()
-                if isinstance(op, UnregisteredOp) and op.op_name.data == "gpu.dynamic_shared_memory"
-            ]
+            dynamic = [op for op in self.function.walk() if _op_name(op) == _DYNAMIC_SHARED]
             tail: list[KernelParameter] = []
             dynamic_bytes = 0
             if dynamic:
@@ -435,6 +449,47 @@ class _FunctionWriter:
                 dynamic_bytes,
             )
         return [*parameters, *extents]
+
+    def _attributions(self, function: gpu.FuncOp) -> None:
+        """Workgroup attributions as `__local` arrays (kernels only), private ones as
+        private arrays, each aligned as its `llvm.align` says (or its element)."""
+        aligns: dict[int, int] = {}
+        for position, name in enumerate(ATTRIBUTION_ATTRS):
+            dictionaries = function.attributes.get(name) or function.properties.get(name)
+            for index, entry in enumerate(getattr(dictionaries, "data", ()) or ()):
+                align = getattr(entry, "data", {}).get("llvm.align")
+                if isinstance(align, IntegerAttr):
+                    start = 0 if position == 0 else workgroup_count(function)
+                    aligns[start + index] = align.value.data
+        for index, argument in enumerate(attributions(function)):
+            type_ = argument.type
+            storage = attribution_storage(argument)
+            if not isinstance(type_, MemRefType) or storage is None:
+                raise _refuse(function, f"an attribution of type {type_}")
+            if any(d == DYNAMIC_INDEX for d in type_.get_shape()):
+                raise _refuse(function, "an attribution of dynamic size")
+            shared = storage.is_shared
+            if shared and not self.is_kernel:
+                raise _refuse(function, "a workgroup attribution of a device function")
+            element = memory_type(type_.element_type, function)
+            self.note_type(type_.element_type)
+            name = self.fresh("wg" if shared else "private")
+            count = max(1, math.prod(type_.get_shape()))
+            align = aligns.get(index)
+            aligned = f" __attribute__((aligned({align})))" if align else ""
+            qualifier = "__local " if shared else ""
+            self.declarations.append(
+                (f"  {qualifier}{element} {name}[{count}]{aligned};", function)
+            )
+            sizes = [str(d) for d in type_.get_shape()]
+            self.memrefs[argument] = _Memref(
+                name,
+                "__local" if shared else "__private",
+                element,
+                "0",
+                sizes,
+                _identity_strides(sizes),
+            )
 
     def _layout(self, type_: MemRefType, sizes: list[str], op: Operation) -> tuple[str, list[str]]:
         layout = type_.layout
@@ -490,7 +545,7 @@ class _FunctionWriter:
     # -- ops -----------------------------------------------------------------------------
 
     def _op(self, op: Operation) -> None:
-        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        name = _op_name(op)
         handler = _HANDLERS.get(name)
         if handler is None:
             dialect = name.split(".")[0]

@@ -85,6 +85,7 @@ OPENCL = TargetDescription(
     comment="//",
     refused_types={
         "bf16": "OpenCL C has no bf16 type",
+        "f16": "half arithmetic is the optional cl_khr_fp16, which PoCL and Oclgrind lack",
     },
     backends=("c",),
 )

@@ -161,6 +161,7 @@ def _arguments(
                     "gpu_alloc.heap_bytes_per_block: its size is unknown"
                 )
             heap = np.zeros(max(1, per_block * blocks), np.uint8)
+            arrays[parameter.argument] = heap
             values.append(cl.Buffer(ctx, flags.READ_WRITE | flags.COPY_HOST_PTR, hostbuf=heap))
         elif parameter.kind == "extent":
             values.append(np.int64(arrays[parameter.argument].shape[parameter.dimension]))
