@@ -87,6 +87,7 @@ class KernelParameter:
 @dataclass(frozen=True)
 class OpenClKernel:
     name: str
+    """The kernel's symbol (its C name is `c_name(name)`)."""
     parameters: tuple[KernelParameter, ...]
     heap_bytes_per_block: int | None = None
     """The heap contract (`gpu_alloc.heap_bytes_per_block`) of a kernel with heap slices."""
@@ -291,6 +292,28 @@ class _ModuleWriter:
 
 _DYNAMIC_SHARED = "gpu.dynamic_shared_memory"
 
+_RESERVED = frozenset(
+    (
+        "auto break case char const continue default do double else enum extern float for "
+        "goto if inline int long register restrict return short signed sizeof static struct "
+        "switch typedef union unsigned void volatile while bool uchar ushort uint ulong half "
+        "size_t kernel __kernel global __global local __local constant __constant private "
+        "__private read_only write_only read_write uniform pipe true false "
+        # builtins the backend calls, and the math functions a symbol must not shadow
+        "barrier get_local_id get_group_id get_local_size get_num_groups get_global_id "
+        "atomic_add atomic_xchg atomic_max atomic_min atomic_or atomic_and atomic_xor "
+        "atomic_cmpxchg mul_hi popcount clz abs pown pow fmod fmax fmin fabs isnan rint "
+        "sqrt rsqrt exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan atan2 "
+        "sinh cosh tanh asinh acosh atanh cbrt erf trunc round ceil floor copysign fma"
+    ).split()
+)
+
+
+def c_name(symbol: str) -> str:
+    """The C identifier of a function or kernel: its symbol, unless OpenCL C reserves it
+    (`kernel`, `global`, a builtin), then `gpu_alloc_<symbol>`."""
+    return f"gpu_alloc_{symbol}" if symbol in _RESERVED else symbol
+
 
 def _op_name(op: Operation) -> str:
     return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
@@ -372,7 +395,7 @@ class _FunctionWriter:
         else:
             raise _refuse(function, "a function with several results or a memref result")
         prefix = "__kernel " if self.is_kernel else ""
-        self.signature = f"{prefix}{returned} {name}({', '.join(parameters) or 'void'})"
+        self.signature = f"{prefix}{returned} {c_name(name)}({', '.join(parameters) or 'void'})"
         self._region(region, function)
         lines: list[tuple[str, Operation | None]] = [(self.signature + " {", function)]
         for symbol, (declaration) in self.locals.items():
@@ -1094,7 +1117,7 @@ def _call(writer: _FunctionWriter, op: Operation) -> None:
             )
         else:
             arguments.append(writer.value(operand, op))
-    call = f"{callee.root_reference.data}({', '.join(arguments)})"
+    call = f"{c_name(callee.root_reference.data)}({', '.join(arguments)})"
     if len(op.results) > 1:
         raise _refuse(op, "a call with several results")
     if op.results:

@@ -67,7 +67,7 @@ def local_bytes(source: str) -> dict[str, int]:
     program = build(source)
     device = program.get_info(cl.program_info.DEVICES)[0]
     return {
-        kernel.function_name: kernel.get_work_group_info(
+        kernel.function_name.removeprefix("gpu_alloc_"): kernel.get_work_group_info(
             cl.kernel_work_group_info.LOCAL_MEM_SIZE, device
         )
         for kernel in program.all_kernels()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from gpu_alloc.lowering.opencl import emit_opencl_modules
-from gpu_alloc.lowering.opencl_c import OpenClKernel, OpenClModule
+from gpu_alloc.lowering.opencl_c import OpenClKernel, OpenClModule, c_name
 from gpu_alloc.lowering.opencl_tools import build, context, pyopencl
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import ArgumentResult, find_kernel, scalar_argument, seeded_array
@@ -111,7 +111,7 @@ def run_opencl(
     with _stderr_captured() as captured:
         program = build(emitted.source, runtime)
         buffers, results = _arguments(cl, ctx, described, grid3, seed, scalars, dynamic_extent)
-        function = getattr(program, described.name)
+        function = getattr(program, c_name(described.name))
         global_size = tuple(g * b for g, b in zip(grid3, block3, strict=True))
         function(queue, global_size, tuple(block3), *buffers)
         queue.finish()

@@ -131,10 +131,12 @@ def _run(args: Sequence[str] | None) -> None:
     except (*EMIT_ERRORS, ToolRejected) as error:
         print(f"gpu-alloc-run: error: {error}", file=sys.stderr)
         sys.exit(1)
-    if options.out is not None:
-        _save(run.arguments, Path(options.out))
-    for argument in run.arguments:
-        print(argument.line())
+    fatal = any(found.kind != "race" for found in run.reports)
+    if not fatal:  # as the simulator: digests after a race, none after a divergence or OOB
+        if options.out is not None:
+            _save(run.arguments, Path(options.out))
+        for argument in run.arguments:
+            print(argument.line())
     code = 0
     distinct: dict[tuple[str, int | None], int] = {}
     for found in run.reports:
