@@ -51,8 +51,8 @@ HALIDE_SAMPLE = (
 def test_fused_backing_is_one_local_array_with_views_at_their_offsets():
     """stencil_chain fused: 884 bytes, f2 at 0, f1 and f3 at 400 (as PROMISED), the
     barrier with both fences, ids as OpenCL builtins."""
-    from gpu_alloc.transforms import FuseGpuAllocsPass
     from gpu_alloc.tools.sim_loading import make_context
+    from gpu_alloc.transforms import FuseGpuAllocsPass
 
     module = parse_module(STENCIL)
     FuseGpuAllocsPass().apply(make_context(), module)
@@ -70,8 +70,8 @@ def test_fused_backing_is_one_local_array_with_views_at_their_offsets():
 
 def test_pocl_reports_the_fused_bytes():
     from gpu_alloc.lowering.opencl_tools import local_bytes
-    from gpu_alloc.transforms import FuseGpuAllocsPass
     from gpu_alloc.tools.sim_loading import make_context
+    from gpu_alloc.transforms import FuseGpuAllocsPass
 
     module = parse_module(STENCIL)
     FuseGpuAllocsPass().apply(make_context(), module)
@@ -137,8 +137,8 @@ def test_gpu_alloc_run_prints_what_gpu_alloc_sim_prints():
 
 def test_a_removed_barrier_is_a_race_at_the_mlir_line(tmp_path: Path):
     """The fused chain without its barriers: Oclgrind's race, exit 3, located twice."""
-    from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
     from gpu_alloc.tools.sim_loading import make_context
+    from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
 
     module = parse_module(STENCIL)
     FuseGpuAllocsPass().apply(make_context(), module)
