@@ -159,8 +159,8 @@ def _refusal(module: ModuleOp, column: str) -> str:
 
 
 OPENCL_COLUMN = "opencl/c"
-"""Not recorded per chunk: each chunk is built by PoCL with the bytes the other columns
-report, or refused in one located line (most corpus chunks hold `llvm` ops)."""
+"""Not recorded per chunk: each chunk is built by PoCL with at most the bytes the other
+columns report, or refused in one located line (most corpus chunks hold `llvm` ops)."""
 
 
 def _built_or_refused_in_one_line(module: ModuleOp, where: tuple[str, int], fused: int) -> None:
@@ -169,7 +169,9 @@ def _built_or_refused_in_one_line(module: ModuleOp, where: tuple[str, int], fuse
     except GpuAllocPassError as error:
         assert "\n" not in error.message and error.op is not None, (where, error.message)
         return
-    assert reported == fused, (where, reported, fused)
+    # PoCL's optimiser drops a __local array nothing reads (xevm-pipeline-workgroup-
+    # attributions only stores to its attribution): at most the fused bytes.
+    assert reported <= fused, (where, reported, fused)
 
 
 FILES = sorted(

@@ -12,7 +12,9 @@ get the simulator's seeded values, so the output compares line for line with
 as NAME.npy). Oclgrind's reports become the simulator's exit codes: 3 a data race,
 4 a barrier not reached by the whole work-group, 5 an out-of-bounds access, each printed
 with its OpenCL C line and the MLIR op (`file:line:col`) that line was written for.
-`cuda` and `hip` (PTX, AMDGPU) need a GPU: without one, one line saying so, exit 2.
+`cuda` runs the PTX (`--backend llvmlite|mlir`) through the CUDA driver
+(`tools.cuda_run`, cuda-bindings); `hip` is not launched yet. Without a GPU (or the
+bindings): one line saying so, exit 2.
 Exit 1: bad input, or a kernel the OpenCL C backend does not lower (one located line).
 """
 
@@ -68,6 +70,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="size of every dynamic dimension of a memref argument (default: refuse them)",
     )
+    parser.add_argument(
+        "--backend",
+        choices=("llvmlite", "mlir"),
+        default="llvmlite",
+        help="the PTX backend of --runtime cuda (default: llvmlite)",
+    )
     add_version_option(parser, "gpu-alloc-run")
     return one_line_usage_errors(parser)
 
@@ -84,11 +92,13 @@ def _run(args: Sequence[str] | None) -> None:
         parser.error(
             f"argument --block: at most {MAX_THREADS_PER_BLOCK} threads per block, got {threads}"
         )
-    if options.runtime in ("cuda", "hip"):
+    if options.runtime == "hip":
         sys.exit(_gpu(options.runtime))
     source_map: SourceMap | None = None
     try:
         module, source_map = load_located_module(options.input)
+        if options.runtime == "cuda":
+            sys.exit(_cuda(module, options))
         if options.runtime == "sim":
             from gpu_alloc.sim.launch import simulate
 
@@ -170,26 +180,45 @@ def _save(arguments: list, directory: Path) -> None:
         ) from None
 
 
+def _cuda(module, options: argparse.Namespace) -> int:
+    """The PTX on the GPU (`tools.cuda_run`); no GPU or no bindings: one line, exit 2."""
+    from gpu_alloc.tools.cuda_run import Unavailable, run_cuda
+
+    try:
+        arguments = run_cuda(
+            module,
+            grid=options.grid,
+            block=options.block,
+            kernel=options.kernel,
+            seed=options.seed,
+            dynamic_extent=options.dynamic_extent,
+            backend=options.backend,
+        )
+    except Unavailable as error:
+        print(f"gpu-alloc-run: error: --runtime cuda: {error}", file=sys.stderr)
+        return NO_GPU_EXIT_CODE
+    if options.out is not None:
+        _save(arguments, Path(options.out))
+    for argument in arguments:
+        print(argument.line())
+    return 0
+
+
 def _gpu(runtime: str) -> int:
-    """Whether a GPU of `runtime`'s kind is here: its driver library loads and has a device."""
+    """`--runtime hip`: one line, whether or not ROCm's runtime is here (no launcher yet)."""
     import ctypes
 
-    library, what = (
-        ("libcuda.so.1", "an NVIDIA GPU (libcuda)")
-        if runtime == "cuda"
-        else (
-            "libamdhip64.so",
-            "an AMD GPU (ROCm's libamdhip64)",
-        )
-    )
     try:
-        ctypes.CDLL(library)
+        ctypes.CDLL("libamdhip64.so")
     except OSError:
-        print(f"gpu-alloc-run: error: --runtime {runtime} needs {what}: none here", file=sys.stderr)
+        print(
+            f"gpu-alloc-run: error: --runtime {runtime} needs an AMD GPU (ROCm's "
+            "libamdhip64): none here",
+            file=sys.stderr,
+        )
         return NO_GPU_EXIT_CODE
     print(
-        f"gpu-alloc-run: error: --runtime {runtime}: run scripts/gpu_check.py, which launches "
-        "the PTX with MLIR's kernel ABI",
+        f"gpu-alloc-run: error: --runtime {runtime}: the HIP launcher is not written yet",
         file=sys.stderr,
     )
     return NO_GPU_EXIT_CODE
