@@ -189,3 +189,103 @@ Invalid write of size 4 at global memory address 0x20000000000a0
 def test_oclgrind_reports_are_read_with_their_lines():
     reports = oclgrind_reports(OCLGRIND_OUTPUT)
     assert [(r.kind, r.line) for r in reports] == [("divergence", 12), ("bounds", 17)]
+
+
+SCALARS = """\
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<?xf32>, f32, i32, i1) -> (), kernel}> ({
+    ^bb0(%a: memref<?xf32>, %s: f32, %n: i32, %flag: i1):
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %c0 = arith.constant 0 : index
+      %d = memref.dim %a, %c0 : memref<?xf32>
+      %in = arith.cmpi ult, %t, %d : index
+      scf.if %in {
+        %v = memref.load %a[%t] : memref<?xf32>
+        %nf = arith.sitofp %n : i32 to f32
+        %m = arith.mulf %v, %s : f32
+        %r = arith.addf %m, %nf : f32
+        %q = arith.select %flag, %r, %v : f32
+        memref.store %q, %a[%t] : memref<?xf32>
+      }
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+"""
+
+
+def test_scalars_and_dynamic_extents_match_the_simulator(tmp_path: Path):
+    """f32, i32 and i1 scalars, a memref<?xf32> sized by --dynamic-extent (an extra `long`
+    argument), memref.dim: the same digest on every runtime."""
+    path = tmp_path / "scalars.mlir"
+    path.write_text(SCALARS)
+    options = ["--grid", "1", "--block", "32", "--dynamic-extent", "20", "--scalars", "1.5,-3,1"]
+    lines = {r: _run(str(path), "--runtime", r, *options) for r in ("sim", "pocl", "oclgrind")}
+    assert all(ran.returncode == 0 for ran in lines.values()), lines
+    assert len({ran.stdout for ran in lines.values()}) == 1
+    assert lines["sim"].stdout.startswith("a 20xf32 sha256=")
+
+
+DIVERGENT = """\
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<32xi32>) -> (), kernel}> ({
+    ^bb0(%out: memref<32xi32>):
+      %c5 = arith.constant 5 : index
+      %c40 = arith.constant 40 : index
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %x = "gpu_alloc.alloc"() <{name = "tile"}> : () -> memref<32xi32, 3 : i32>
+      %lo = arith.cmpi ult, %t, %c5 : index
+      scf.if %lo {
+        "gpu.barrier"() : () -> ()
+      }
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+"""
+OUT_OF_BOUNDS = """\
+builtin.module {
+  "gpu.module"() <{sym_name = "m"}> ({
+    "gpu.func"() <{function_type = (memref<32xi32>) -> (), kernel}> ({
+    ^bb0(%out: memref<32xi32>):
+      %c5 = arith.constant 5 : index
+      %c40 = arith.constant 40 : index
+      %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %x = "gpu_alloc.alloc"() <{name = "tile"}> : () -> memref<32xi32, 3 : i32>
+      %lo = arith.cmpi ult, %t, %c5 : index
+      %ti = arith.index_cast %t : index to i32
+      %u = arith.addi %t, %c40 : index
+      memref.store %ti, %out[%u] : memref<32xi32>
+      scf.if %lo {
+        memref.store %ti, %out[%t] : memref<32xi32>
+      }
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "kind", "line"),
+    [(DIVERGENT, 4, "divergence", 11), (OUT_OF_BOUNDS, 5, "Invalid write", 12)],
+    ids=["divergent-barrier", "out-of-bounds"],
+)
+def test_oclgrind_errors_are_the_simulators_exit_codes_at_its_line(
+    tmp_path: Path, text: str, code: int, kind: str, line: int
+):
+    path = tmp_path / "k.mlir"
+    path.write_text(text)
+    simulated = subprocess.run(
+        [str(BIN / "gpu-alloc-sim"), str(path), "--grid", "1", "--block", "32"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    ran = _run(str(path), "--runtime", "oclgrind", "--grid", "1", "--block", "32")
+    assert simulated.returncode == ran.returncode == code, (simulated.stderr, ran.stderr)
+    assert ran.stdout == ""  # as the simulator: no digests after such an error
+    assert kind in ran.stderr and f"{path}:{line}:" in ran.stderr
+    assert f"{path}:{line}:" in simulated.stderr
