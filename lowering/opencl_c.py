@@ -413,10 +413,12 @@ class _FunctionWriter:
         extents: list[str] = []
         described: list[KernelParameter] = []
         extent_parameters: list[KernelParameter] = []
-        is_gpu_func = isinstance(self.function, gpu.FuncOp)
-        arguments = function_arguments(self.function) if is_gpu_func else list(entry.args)
-        if is_gpu_func:
-            self._attributions(self.function)
+        function = self.function
+        arguments = (
+            function_arguments(function) if isinstance(function, gpu.FuncOp) else list(entry.args)
+        )
+        if isinstance(function, gpu.FuncOp):
+            self._attributions(function)
         for position, argument in enumerate(arguments):
             type_ = argument.type
             hint = argument.name_hint or f"arg{position}"
@@ -462,8 +464,9 @@ class _FunctionWriter:
 
                 parameters.append("__local uchar* dynamic_shared")
                 tail.append(KernelParameter("dynamic_shared", "dynamic_shared"))
+                assert isinstance(function, gpu.FuncOp)  # a kernel
                 dynamic_bytes = dynamic_shared_size(
-                    self.function, self.module.device.shared_bytes_per_block
+                    function, self.module.device.shared_bytes_per_block
                 )
             self.kernel = OpenClKernel(
                 _name_of(self.function),
@@ -1080,10 +1083,8 @@ def _id(writer: _FunctionWriter, op: Operation) -> None:
         "gpu.block_dim": ids.block_dim,
         "gpu.grid_dim": ids.grid_dim,
     }.get(op.name, Intrinsic("get_global_id", 64, True))  # type: ignore[assignment]
-    dimension = op.properties["dimension"]
-    axis = "xyz".index(
-        str(dimension.data.value if hasattr(dimension.data, "value") else dimension.data)
-    )  # type: ignore[union-attr]
+    dimension = str(op.properties["dimension"])  # `#gpu<dim x>`
+    axis = "xyz".index(dimension.rstrip(">")[-1])
     writer.result(op, f"(long){source.name}({axis})")
 
 

@@ -171,6 +171,7 @@ def _arguments(
                     f"kernel argument %{parameter.mlir_name} : {parameter.type} needs a "
                     "value: pass it with --scalars"
                 )
+            assert parameter.type is not None
             value = scalar_argument(queue.pop(0), parameter.type, parameter.mlir_name)
             values.append(np.uint8(value) if isinstance(value, np.bool_) else value)
         else:  # dynamic_shared
