@@ -462,7 +462,7 @@ class _FunctionWriter:
             if dynamic:
                 from gpu_alloc.sim.allocations import dynamic_shared_size
 
-                parameters.append("__local uchar* dynamic_shared")
+                extents.append("__local uchar* dynamic_shared")  # last, as described
                 tail.append(KernelParameter("dynamic_shared", "dynamic_shared"))
                 assert isinstance(function, gpu.FuncOp)  # a kernel
                 dynamic_bytes = dynamic_shared_size(

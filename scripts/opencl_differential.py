@@ -1,5 +1,5 @@
-"""The OpenCL differential at full size (`make differential`): every example and all 24
-Halide-style kernels (tests/halide_style.py), fused, flattened and lowered, on the
+"""The OpenCL differential at full size (`make differential`): every example, the
+simulator's test kernels (tests/sim_kernels) and all 24 Halide-style kernels (tests/halide_style.py), fused, flattened and lowered, on the
 simulator, PoCL and Oclgrind against the original's simulation; the planted faults on the
 simulator and Oclgrind; then the agreement table of the two oracles (Markdown).
 
@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from halide_style import LAUNCH, halide_kernels  # noqa: E402
 from opencl_differential import agreement_table, check_faulty, compare, planted_faults  # noqa: E402
+from test_differential import TEST_KERNELS, _launch_of_test_kernel  # noqa: E402
 from test_opencl import EXAMPLE_LAUNCHES, EXAMPLES  # noqa: E402
 
 
@@ -30,6 +31,10 @@ def main() -> int:
     options = parser.parse_args()
     kernels = [
         (name, (EXAMPLES / name).read_text(), launch) for name, launch in EXAMPLE_LAUNCHES.items()
+    ]
+    kernels += [
+        (f"sim_kernels/{p.name}", p.read_text(), _launch_of_test_kernel(p))
+        for p in sorted(TEST_KERNELS.glob("*.mlir"))
     ]
     kernels += [(name, text, LAUNCH) for name, text in halide_kernels()]
     if options.only:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from gpu_alloc.lowering.opencl import emit_opencl_modules
 from gpu_alloc.lowering.opencl_c import OpenClKernel, OpenClModule, c_name
-from gpu_alloc.lowering.opencl_tools import build, context, pyopencl
+from gpu_alloc.lowering.opencl_tools import RUNTIMES, build, context, pyopencl
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import ArgumentResult, find_kernel, scalar_argument, seeded_array
 from gpu_alloc.sim.memory import MemRefView
@@ -108,16 +108,23 @@ def run_opencl(
     cl = pyopencl()
     ctx = context(runtime)
     queue = cl.CommandQueue(ctx)
-    with _stderr_captured() as captured:
-        program = build(emitted.source, runtime)
-        buffers, results = _arguments(cl, ctx, described, grid3, seed, scalars, dynamic_extent)
-        function = getattr(program, c_name(described.name))
-        global_size = tuple(g * b for g, b in zip(grid3, block3, strict=True))
-        function(queue, global_size, tuple(block3), *buffers)
-        queue.finish()
-        for _, array, buffer in results:
-            cl.enqueue_copy(queue, array, buffer)
-        queue.finish()
+    try:
+        with _stderr_captured() as captured:
+            program = build(emitted.source, runtime)
+            buffers, results = _arguments(cl, ctx, described, grid3, seed, scalars, dynamic_extent)
+            function = getattr(program, c_name(described.name))
+            global_size = tuple(g * b for g, b in zip(grid3, block3, strict=True))
+            function(queue, global_size, tuple(block3), *buffers)
+            queue.finish()
+            for _, array, buffer in results:
+                cl.enqueue_copy(queue, array, buffer)
+            queue.finish()
+    except cl.Error as error:  # the runtime refused the launch (its resources, its limits)
+        what = getattr(error, "what", None)
+        detail = (
+            what.what() if what is not None and callable(getattr(what, "what", None)) else error
+        )
+        raise SimulationError(f"{RUNTIMES[runtime]} refused the launch: {detail}") from None
     arguments = [
         ArgumentResult(name, array, MemRefView.type_string_of(array)) for name, array, _ in results
     ]
