@@ -289,4 +289,3 @@ def test_oclgrind_errors_are_the_simulators_exit_codes_at_its_line(
     assert ran.stdout == ""  # as the simulator: no digests after such an error
     assert kind in ran.stderr and f"{path}:{line}:" in ran.stderr
     assert f"{path}:{line}:" in simulated.stderr
-
