@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: all venv demo test pytest lit lint bench clean
+.PHONY: all venv demo test pytest lit lint bench differential clean
 
 all: test
 
@@ -47,6 +47,13 @@ bench: $(STAMP)
 	$(BIN)/python bench/driver_bench.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python tests/fuzz_cli.py --cases 3000 --first 1000
+
+# The OpenCL differential at full size: all 24 Halide-style kernels and the examples,
+# fused/flattened/lowered, on the simulator, PoCL and Oclgrind, and the planted faults;
+# prints the agreement table (needs the [run] extra). The suite runs a fixed sample.
+differential: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[run]'
+	$(BIN)/python scripts/opencl_differential.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -27,7 +27,8 @@ from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Operation
 
 BACKENDS = ("llvmlite", "mlir")
-COLUMNS = tuple(f"{target}/{backend}" for target in TARGETS for backend in BACKENDS)
+"""The backends of the LLVM targets (`TargetDescription.backends`: OpenCL C has `c`)."""
+COLUMNS = tuple(f"{name}/{backend}" for name, t in TARGETS.items() for backend in t.backends)
 """`<target>/<backend>`: every way to emit a kernel."""
 INTEGERS = ("i1", "i8", "i16", "i32", "i64")
 WIDE_INTEGERS = INTEGERS[1:]
@@ -129,10 +130,14 @@ _SPIRV_I128 = (
 _NO_SPIRV_MATH = "MLIR 22 lowers it to no LLVM operation the SPIR-V target knows"
 
 _NOT_EMBEDDED = "the embedded backend does not lower it"
+_NOT_OPENCL = "the OpenCL C backend does not lower it"
+_NO_SUBGROUPS = "OpenCL C 1.2 has no sub-groups (cl_khr_subgroups is optional)"
 _NOT_SPIRV_MLIR = "MLIR 22's GPU-to-LLVM-SPIR-V lowering does not lower it"
 _NVGPU_REFUSED = {
     **refused(_NOT_EMBEDDED, "*/llvmlite"),
-    **refused("an NVIDIA GPU op: MLIR lowers nvgpu only to NVVM", "amdgcn/*", "spirv/*"),
+    **refused(
+        "an NVIDIA GPU op: MLIR lowers nvgpu only to NVVM", "amdgcn/*", "spirv/*", "opencl/*"
+    ),
 }
 
 COVERAGE: tuple[Row, ...] = (
@@ -199,10 +204,22 @@ COVERAGE: tuple[Row, ...] = (
     Row("math.copysign", "binary", FLOATS),
     Row("math.fma", "ternary", FLOATS),
     *_rows("math.absi math.ctlz math.cttz math.ctpop", "unary", WIDE_INTEGERS),
-    *_rows("vector.load vector.store vector.broadcast", "special", ALL),
-    *_rows("vector.extract vector.insert", "special", ALL),
-    Row("vector.fma", "special", FLOATS),
-    Row("vector.reduction", "special", (*WIDE_INTEGERS, *FLOATS)),
+    *_rows(
+        "vector.load vector.store vector.broadcast",
+        "special",
+        ALL,
+        refused=refused(_NOT_OPENCL, "opencl/*"),
+    ),
+    *_rows(
+        "vector.extract vector.insert", "special", ALL, refused=refused(_NOT_OPENCL, "opencl/*")
+    ),
+    Row("vector.fma", "special", FLOATS, refused=refused(_NOT_OPENCL, "opencl/*")),
+    Row(
+        "vector.reduction",
+        "special",
+        (*WIDE_INTEGERS, *FLOATS),
+        refused=refused(_NOT_OPENCL, "opencl/*"),
+    ),
     *_rows("memref.load memref.store memref.alloca", "special", ALL),
     *_rows("memref.view memref.subview memref.cast memref.reinterpret_cast", "special", ALL),
     *_rows(
@@ -225,6 +242,12 @@ COVERAGE: tuple[Row, ...] = (
             "spirv/*:f16",
             "spirv/*:f32",
             "spirv/*:f64",
+        )
+        | refused(
+            "OpenCL C 1.2 has 32-bit atomics (and here f32 add and exchange): 64-bit ones "
+            "are the optional cl_khr_int64_base_atomics",
+            "opencl/*:i64",
+            "opencl/*:f64",
         ),
     ),
     Row(
@@ -242,13 +265,17 @@ COVERAGE: tuple[Row, ...] = (
         refused=refused(TARGETS["spirv"].no_dynamic_shared, "spirv/*"),
     ),
     *_rows("gpu.thread_id gpu.block_id gpu.block_dim gpu.grid_dim", "special", ("index",)),
-    *_rows("gpu.global_id gpu.lane_id gpu.barrier gpu.return", "special", ("index",)),
+    *_rows("gpu.global_id gpu.barrier gpu.return", "special", ("index",)),
+    Row("gpu.lane_id", "special", ("index",), refused=refused(_NO_SUBGROUPS, "opencl/*")),
     Row(
         "gpu.subgroup_size",
         "special",
         ("index",),
         note="the warp or wavefront size",
-        refused=refused("MLIR 22's NVVM lowering refuses it", "ptx/mlir"),
+        refused={
+            **refused("MLIR 22's NVVM lowering refuses it", "ptx/mlir"),
+            **refused(_NO_SUBGROUPS, "opencl/*"),
+        },
     ),
     Row(
         "gpu.shuffle",
@@ -258,6 +285,7 @@ COVERAGE: tuple[Row, ...] = (
         refused={
             **refused(_NOT_EMBEDDED, "*/llvmlite"),
             **refused(_NOT_SPIRV_MLIR, "spirv/mlir"),
+            **refused(_NOT_OPENCL, "opencl/*"),
         },
     ),
     Row(
@@ -271,6 +299,7 @@ COVERAGE: tuple[Row, ...] = (
                 "MLIR 22's ROCDL lowering prints only through ROCm's ockl hostcalls",
                 "amdgcn/mlir",
             ),
+            **refused(_NOT_OPENCL, "opencl/*"),
         },
     ),
     *_rows(
@@ -312,19 +341,19 @@ COVERAGE: tuple[Row, ...] = (
         "special",
         ("f32",),
         note="on memrefs, through MLIR's convert-linalg-to-loops",
-        refused=refused(_NOT_EMBEDDED, "*/llvmlite"),
+        refused=refused(_NOT_EMBEDDED, "*/llvmlite") | refused(_NOT_OPENCL, "opencl/*"),
     ),
     *_rows(
         "vector.transfer_read vector.transfer_write",
         "special",
         ALL,
-        refused=refused(_NOT_EMBEDDED, "*/llvmlite"),
+        refused=refused(_NOT_EMBEDDED, "*/llvmlite") | refused(_NOT_OPENCL, "opencl/*"),
     ),
     *_rows(
         "vector.shape_cast vector.step vector.from_elements",
         "special",
         ("f32",),
-        refused=refused(_NOT_EMBEDDED, "*/llvmlite"),
+        refused=refused(_NOT_EMBEDDED, "*/llvmlite") | refused(_NOT_OPENCL, "opencl/*"),
     ),
     Row(
         "gpu.all_reduce",
@@ -337,6 +366,7 @@ COVERAGE: tuple[Row, ...] = (
                 "amdgcn/mlir",
             ),
             **refused(_NOT_SPIRV_MLIR, "spirv/mlir"),
+            **refused(_NOT_OPENCL, "opencl/*"),
         },
     ),
     *_rows(
@@ -346,7 +376,9 @@ COVERAGE: tuple[Row, ...] = (
         ("f16",),
         note="AMD GPUs only (`transpose_load`: the chips that have it)",
         refused={
-            **refused("an AMD GPU op: only an AMD target lowers it", "ptx/*", "spirv/*"),
+            **refused(
+                "an AMD GPU op: only an AMD target lowers it", "ptx/*", "spirv/*", "opencl/*"
+            ),
             **refused(_NOT_EMBEDDED, "amdgcn/llvmlite"),
         },
     ),
@@ -465,7 +497,9 @@ def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) ->
                     why = row.refusal(column, elements) if elements else None
                 if why is None:
                     continue
-            others = [b for b in BACKENDS if b != backend and _lowers(row, target, b, elements)]
+            others = [
+                b for b in target.backends if b != backend and _lowers(row, target, b, elements)
+            ]
             hint = (
                 f"use backend={others[0]}"
                 if others

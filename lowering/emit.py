@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError, pass_errors_are_raised
-from gpu_alloc.lowering.coverage import BACKENDS, check_coverage
+from gpu_alloc.lowering.coverage import check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
 from gpu_alloc.lowering.pre_lowering import pre_lower
@@ -40,10 +40,10 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 def device_for(target: str, chip: str, backend: str, isa_version: int) -> Device:
     """The device a target's options name; `TargetOptionError` for a bad option."""
     description = target_named(target)
-    if backend not in BACKENDS:
+    if backend not in description.backends:
         raise TargetOptionError(
             f"unknown {description.backend_name} backend '{backend}' "
-            f"(choose from {', '.join(BACKENDS)})"
+            f"(choose from {', '.join(description.backends)})"
         )
     device = Device(description, description.chip(chip or description.default_chip))
     description.check_isa_version(device.chip, isa_version)
@@ -147,6 +147,10 @@ def _emitted(
     module: ModuleOp, target: str, chip: str, backend: str, isa_version: int, objects: bool
 ) -> dict[str, Any]:
     lowered, device = prepared(module, target, chip, backend, isa_version)
+    if backend == "c":  # OpenCL C: source, which the device's driver compiles
+        from gpu_alloc.lowering.opencl_c import emit_opencl
+
+        return {name: m.source for name, m in emit_opencl(lowered, device).items()}
     if backend == "mlir":
         from gpu_alloc.lowering.mlir_backend import emit_with_mlir, objects_with_mlir
 

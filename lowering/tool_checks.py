@@ -5,7 +5,7 @@ linker or validator) on one module's assembly and returns, per kernel, the stati
 shared memory the tool reports: `ptxas -v`'s `bytes smem` (PTX), the code object's
 `.amdhsa_group_segment_fixed_size` after `llvm-mc` and `ld.lld` (AMDGPU), the
 Workgroup variables of what `spirv-as` assembled, `spirv-val` accepted and `spirv-dis`
-printed (SPIR-V). A tool that refuses the text raises `ToolRejected` (or `PtxasError`).
+printed (SPIR-V), the `__local` bytes PoCL reports after building it (OpenCL C). A tool that refuses the text raises `ToolRejected` (or `PtxasError`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,12 @@ def amdgpu_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
 def spirv_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
     binary = spirv_tools.assemble(text, isa_version)
     return spirv_tools.workgroup_bytes(spirv_tools.validate(binary, isa_version))
+
+
+def pocl_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
+    from gpu_alloc.lowering.opencl_tools import local_bytes
+
+    return local_bytes(text)
 
 
 ToolCheck = Callable[[str, Device, int], dict[str, int]]

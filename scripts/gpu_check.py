@@ -9,7 +9,8 @@ lower-gpu-allocs; unfused: lower-gpu-allocs alone) and backend, the script
 1. runs the original kernel in `gpu-alloc-sim` (`gpu_alloc.sim.launch.simulate`) on
    seeded inputs;
 2. makes the same inputs with `seeded_arguments` (the simulator's convention, below),
-   emits the PTX, loads it with the CUDA driver (`cuda-bindings`, `pip install
+   emits the PTX and runs it with `gpu-alloc-run --runtime cuda` (`gpu_alloc.tools.cuda_run`),
+   which loads it with the CUDA driver (`cuda-bindings`, `pip install
    cuda-python`), launches it on the same grid with MLIR's kernel ABI (each memref an
    expanded descriptor: allocated pointer, aligned pointer, offset, sizes, strides; the
    heap buffer, zero-filled, `gpu_alloc.heap_bytes_per_block` x blocks bytes; a
@@ -32,19 +33,21 @@ Exit status: 0 all equal, 1 a difference, 2 no GPU or no cuda-bindings.
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
-from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.lowering.ptx import emit_ptx
 from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
+from gpu_alloc.tools.cuda_run import CudaDevice, Unavailable, dynamic_shared_bytes
+from gpu_alloc.tools.cuda_run import descriptor_fields as _descriptor_fields
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context
@@ -54,7 +57,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -81,10 +83,6 @@ VARIANTS: dict[str, tuple[type[ModulePass], ...]] = {
 RANDOM_INT_RANGE = (-64, 64)
 RANDOM_INDEX_RANGE = (0, 64)
 RANDOM_FLOAT_RANGE = (-8.0, 8.0)
-
-
-class Unavailable(Exception):
-    """No GPU or no CUDA driver bindings."""
 
 
 def _context() -> Context:
@@ -166,97 +164,6 @@ def _simulate(
     return [argument.array for argument in result.arguments]
 
 
-class CudaDevice:
-    """The few CUDA driver calls the check needs (cuda-bindings, any 12.x/13.x)."""
-
-    def __init__(self) -> None:
-        try:
-            from cuda.bindings import driver  # pyright: ignore[reportMissingImports]
-        except ImportError:
-            try:
-                from cuda import cuda as driver  # pyright: ignore[reportMissingImports]
-            except ImportError:
-                raise Unavailable("cuda-bindings not installed: pip install cuda-python") from None
-        self.driver: Any = driver
-        try:
-            self.call("cuInit", 0)
-            device = self.call("cuDeviceGet", 0)
-        except RuntimeError as error:
-            raise Unavailable(f"no usable NVIDIA GPU: {error}") from None
-        self.context = self.call("cuDevicePrimaryCtxRetain", device)
-        self.call("cuCtxSetCurrent", self.context)
-        self.name = self.call("cuDeviceGetName", 256, device).split(b"\0")[0].decode()
-
-    def call(self, name: str, *args: Any) -> Any:
-        result = getattr(self.driver, name)(*args)
-        error, values = result[0], result[1:]
-        if int(error) != 0:
-            _, text = self.driver.cuGetErrorString(error)
-            raise RuntimeError(f"{name}: {text.decode() if text else int(error)}")
-        if not values:
-            return None
-        return values[0] if len(values) == 1 else values
-
-    def run(
-        self,
-        ptx: str,
-        kernel: str,
-        grid: tuple[int, int, int],
-        block: tuple[int, int, int],
-        arrays: list[np.ndarray],
-        shapes: list[tuple[int, ...]],
-        dynamic_shared: int = 0,
-    ) -> list[np.ndarray]:
-        """Launches `kernel` with one expanded memref descriptor per array and
-        `dynamic_shared` bytes of dynamic shared memory; returns the arrays after."""
-        module = self.call("cuModuleLoadData", ptx.encode() + b"\0")
-        function = self.call("cuModuleGetFunction", module, kernel.encode())
-        if dynamic_shared > STATIC_SHARED_LIMIT:
-            attribute = self.driver.CUfunction_attribute
-            self.call(
-                "cuFuncSetAttribute",
-                function,
-                attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                dynamic_shared,
-            )
-        pointers = []
-        for array in arrays:
-            pointer = self.call("cuMemAlloc", max(array.nbytes, 1))
-            self.call("cuMemcpyHtoD", pointer, array.ctypes.data, array.nbytes)
-            pointers.append(pointer)
-        storage = [
-            np.array([value], dtype=np.uint64 if is_pointer else np.int64)
-            for is_pointer, value in _descriptor_fields([int(p) for p in pointers], shapes)
-        ]
-        parameters = np.array([cell.ctypes.data for cell in storage], dtype=np.uint64)
-        self.call(
-            "cuLaunchKernel", function, *grid, *block, dynamic_shared, 0, parameters.ctypes.data, 0
-        )
-        self.call("cuCtxSynchronize")
-        results = []
-        for array, pointer in zip(arrays, pointers, strict=True):
-            out = np.empty_like(array)
-            self.call("cuMemcpyDtoH", out.ctypes.data, pointer, array.nbytes)
-            self.call("cuMemFree", pointer)
-            results.append(out)
-        self.call("cuModuleUnload", module)
-        return results
-
-
-def _descriptor_fields(
-    pointers: list[int], shapes: list[tuple[int, ...]]
-) -> list[tuple[bool, int]]:
-    """MLIR's kernel ABI: (allocated, aligned, offset, sizes..., strides...) per memref."""
-    fields: list[tuple[bool, int]] = []
-    for pointer, shape in zip(pointers, shapes, strict=True):
-        strides = [1] * len(shape)
-        for dim in range(len(shape) - 2, -1, -1):
-            strides[dim] = strides[dim + 1] * shape[dim + 1]
-        fields += [(True, pointer), (True, pointer), (False, 0)]
-        fields += [(False, size) for size in shape] + [(False, stride) for stride in strides]
-    return fields
-
-
 def _device_arguments(
     lowered: gpu.FuncOp, inputs: list[np.ndarray | None], grid: tuple[int, int, int]
 ) -> tuple[list[np.ndarray], list[tuple[int, ...]]]:
@@ -274,12 +181,6 @@ def _device_arguments(
         arrays.append(np.ascontiguousarray(given))
         shapes.append(tuple(given.shape))
     return arrays, shapes
-
-
-def dynamic_shared_bytes(kernel: gpu.FuncOp) -> int:
-    """The launch's dynamic shared memory: the kernel's `gpu_alloc.dynamic_shared_bytes`."""
-    size = kernel.attributes.get(DYNAMIC_SHARED_BYTES)
-    return size.value.data if isinstance(size, IntegerAttr) else 0
 
 
 def _equal(expected: np.ndarray, actual: np.ndarray) -> tuple[bool, str]:
@@ -329,21 +230,42 @@ def check(case: Case, seed: int, device: CudaDevice | None) -> bool:
             f"{dynamic} bytes dynamic shared{opt_in}"
         )
         return True
-    results = device.run(
-        ptx,
-        kernel.sym_name.data,
-        case.grid,
-        case.block,
-        arrays,
-        shapes,
-        dynamic_shared_bytes(kernel),
-    )
+    results = _run_on_gpu(lowered, case, seed, len(user_inputs))
     ok = True
     for index, (want, got) in enumerate(zip(expected, results[: len(user_inputs)], strict=True)):
         equal, detail = _equal(want, got)
         ok &= equal
         print(f"{label}: argument {index}: {'equal' if equal else 'DIFFERENT'} ({detail})")
     return ok
+
+
+def _run_on_gpu(lowered: ModuleOp, case: Case, seed: int, count: int) -> list[np.ndarray]:
+    """`gpu-alloc-run --runtime cuda` on the variant: the memref arguments it saved."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "variant.mlir"
+        path.write_text(str(lowered))
+        out = Path(directory) / "out"
+        command = [
+            str(Path(sys.executable).parent / "gpu-alloc-run"),
+            str(path),
+            "--runtime",
+            "cuda",
+            "--backend",
+            case.backend,
+            "--grid",
+            ",".join(map(str, case.grid)),
+            "--block",
+            ",".join(map(str, case.block)),
+            "--seed",
+            str(seed),
+            "--out",
+            str(out),
+        ]
+        ran = subprocess.run(command, capture_output=True, text=True, check=False)
+        if ran.returncode != 0:
+            raise SystemExit(f"gpu_check: {ran.stderr.strip()}")
+        names = [line.split()[0] for line in ran.stdout.splitlines()][:count]
+        return [np.load(out / f"{name}.npy") for name in names]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

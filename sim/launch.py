@@ -352,6 +352,20 @@ def _given_memref(name: str, memref_type: MemRefType, given: np.ndarray) -> MemR
     return _argument_view(name, memref_type, np.ascontiguousarray(array).copy())
 
 
+def seeded_array(
+    name: str, memref_type: MemRefType, seed: int, index: int, dynamic_extent: int | None
+) -> np.ndarray:
+    """The values the simulator gives memref argument `index` (counting the kernel's memref
+    arguments but the heap buffer) for `seed`: what `gpu-alloc-run` passes a real runtime."""
+    rng = np.random.default_rng([seed, index])
+    return _contents(_random_memref(name, memref_type, rng, dynamic_extent))
+
+
+def scalar_argument(value: float, arg_type: Attribute, name: str) -> object:
+    """A `--scalars` value as the simulator passes it (range-checked, of the type's dtype)."""
+    return _scalar(value, arg_type, name)
+
+
 def _random_memref(
     name: str, memref_type: MemRefType, rng: np.random.Generator, dynamic_extent: int | None
 ) -> MemRefView:

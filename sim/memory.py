@@ -102,6 +102,11 @@ class MemRefView:
     def type_string(self) -> str:
         return "x".join([*(str(d) for d in self.shape), _dtype_name(self.dtype)])
 
+    @staticmethod
+    def type_string_of(array: np.ndarray) -> str:
+        """`type_string` of a view holding `array` (`4x4xf32`)."""
+        return "x".join([*(str(d) for d in array.shape), _dtype_name(array.dtype)])
+
     def extent_bytes(self) -> int:
         """Bytes from the first element to one past the last one."""
         if any(d == 0 for d in self.shape):

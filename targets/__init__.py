@@ -1,7 +1,7 @@
-"""GPU targets as data: NVIDIA (`ptx`), AMD (`amdgcn`) and SPIR-V (`spirv`).
+"""GPU targets as data: NVIDIA (`ptx`), AMD (`amdgcn`), SPIR-V (`spirv`), OpenCL C (`opencl`).
 
 One `TargetDescription` per target (`description`), one module per vendor (`nvidia`,
-`amd`, `spirv`). This package imports nothing but the standard library, so the passes,
+`amd`, `spirv`, `opencl`). This package imports nothing but the standard library, so the passes,
 the simulator, the lowering and both backends all read their facts here: memory
 spaces, shared bytes per block, the static-shared limit, bank model, warp or wavefront
 size, ids/barrier/fence intrinsics, kernel ABI, math library, chips and ISA versions.
@@ -37,9 +37,12 @@ from gpu_alloc.targets.description import (
     TargetOptionError,
 )
 from gpu_alloc.targets.nvidia import BASELINE, NVIDIA
+from gpu_alloc.targets.opencl import OPENCL
 from gpu_alloc.targets.spirv import SPIRV
 
-TARGETS: dict[str, TargetDescription] = {target.name: target for target in (NVIDIA, AMD, SPIRV)}
+TARGETS: dict[str, TargetDescription] = {
+    target.name: target for target in (NVIDIA, AMD, SPIRV, OPENCL)
+}
 """Every target, by its `-t` name."""
 
 

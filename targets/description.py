@@ -278,6 +278,9 @@ class TargetDescription:
     (`max_compute_shared_memory_size` of `#spirv.resource_limits`); "" if none."""
     mlir_shared_limit_default: int = 0
     """What MLIR takes for that parameter when the attribute leaves it out."""
+    backends: tuple[str, ...] = ("llvmlite", "mlir")
+    """The `backend=` names the target has (its coverage columns): LLVM's targets have
+    the embedded llvmlite backend and MLIR's; OpenCL C has its own source emitter (`c`)."""
 
     def chip(self, name: str) -> Chip:
         """The chip called `name`, or a `TargetOptionError` listing the known ones."""

@@ -19,7 +19,7 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-TOOLS = ("gpu-alloc-opt", "gpu-alloc-sim", "gpu-alloc-pack", "gpu-alloc-layout")
+TOOLS = ("gpu-alloc-opt", "gpu-alloc-sim", "gpu-alloc-pack", "gpu-alloc-layout", "gpu-alloc-run")
 
 
 def _pyproject_floor() -> Version:

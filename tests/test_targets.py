@@ -123,7 +123,7 @@ def test_resolve_defaults():
     ("target", "chip", "message"),
     [
         ("", "sm_99", "unknown chip 'sm_99' (choose from sm_50"),
-        ("cuda", "", "unknown target 'cuda' (choose from ptx, amdgcn, spirv)"),
+        ("cuda", "", "unknown target 'cuda' (choose from ptx, amdgcn, spirv, opencl)"),
         ("amdgcn", "sm_90", "unknown chip 'sm_90' (choose from gfx908"),
     ],
 )
