@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gpu_alloc.dialect import AllocOp, DeallocOp, MemorySpace
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import (
     ATTRIBUTION_ATTRS,
     attribution_alignment,
@@ -303,7 +304,7 @@ def _import_global(
 def _entered_by_calls(owner: Operation | None, module: ModuleOp) -> bool:
     """Whether `owner` is a function that calls enter (a device function), not a
     kernel, a launch body or an uncalled top-level entry run once per workgroup."""
-    if not isinstance(owner, func.FuncOp):
+    if not isinstance(owner, func.FuncOp) or is_kernel(owner):
         return False
     parent = owner.parent_op()
     while parent is not None:
