@@ -8,7 +8,7 @@
 - **A possible barrier** (`BarrierKind.POSSIBLE`): an op that may hold or be one and
   that the model cannot see into: a call (`func.call`, its callee may hold a barrier),
   a barrier of another scope (a SPIR-V control barrier of a subgroup), a
-  `rocdl`/`nvvm` barrier the list above does not name, and any op xDSL does not
+  `nvvm` barrier the list above does not name, and any op xDSL does not
   register (its effects are unknown). A registered op that is none of these is not
   one: xDSL's dialects leave many pure GPU ops (`gpu.thread_id`) without an effect
   interface, so "no known effects" cannot mean "may be a barrier".
@@ -37,9 +37,9 @@ class BarrierKind(Enum):
     BARRIER = 2
 
 
-_BARRIER_NAMES = frozenset({"nvvm.barrier0", "rocdl.s.barrier", "rocdl.barrier"})
+_BARRIER_NAMES = frozenset({"nvvm.barrier0"})
 _SPIRV_CONTROL_BARRIERS = frozenset({"spirv.ControlBarrier", "spirv.INTEL.ControlBarrierWait"})
-_MAYBE_PREFIXES = ("nvvm.barrier", "nvvm.bar.", "rocdl.s.barrier", "spirv.INTEL.ControlBarrier")
+_MAYBE_PREFIXES = ("nvvm.barrier", "nvvm.bar.", "spirv.INTEL.ControlBarrier")
 
 
 def op_name(op: Operation) -> str:
