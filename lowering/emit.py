@@ -117,9 +117,9 @@ def prepared(
     Raises `TargetOptionError` for a bad option, `GpuAllocPassError` (at the op) for an
     op the backend does not lower or a kernel over its chip's limits."""
     device = device_for(target, chip, backend, isa_version)
+    check_coverage(module, device.target, backend)
     device = module_device(module, f"-t {target}", chip, target)  # the module's own target
     device.target.check_isa_version(device.chip, isa_version)
-    check_coverage(module, device.target, backend)
     check_chip_ops(module, device)
     check_symbol_names(module, device)
     check_math_library(module, device)

@@ -60,9 +60,10 @@ class DeclaredTarget:
     module: Operation
     """The `gpu.module` (or, for host code, the `builtin.module`) that says it."""
     binding: bool = True
-    """False for a `spirv.target_env` attribute outside the `targets` list: the SPIR-V
-    environment the module would have (its limits), not a target it must be compiled
-    for; an option naming another target then wins."""
+    """False for a `spirv.target_env` attribute outside the `targets` list (the SPIR-V
+    environment the module would have: its limits), or an attribute naming a chip the
+    project does not model: not a target the module must be compiled for; an option
+    naming another target then wins."""
 
 
 def _text(attribute: Attribute) -> str:
@@ -83,6 +84,13 @@ def _called(module: Operation) -> str:
     if isinstance(module, gpu.ModuleOp):
         return f"gpu.module @{module.sym_name.data}"
     return "the module"
+
+
+def _models_chip(attribute: Attribute, target: TargetDescription) -> bool:
+    """Whether the chip `attribute` names (or MLIR's default) is one of `target`'s."""
+    found = _CHIP.search(_text(attribute))
+    chip_name = found.group(1) if found else target.mlir_default_chip
+    return any(chip.name == chip_name for chip in target.chips)
 
 
 def _device_of(attribute: Attribute, target: TargetDescription, module: Operation) -> Device:
@@ -125,7 +133,9 @@ def declared_target(gpu_module: Operation) -> DeclaredTarget | None:
     for attribute in candidates:
         if (target := _target_of_attribute(_attribute_name(attribute))) is not None:
             found.append((attribute, target))
-    binding = bool(found)
+    # A chip the project does not model (`#xevm.target<chip = "pvc">`, read as SPIR-V's
+    # generic device) gives that device's limits but binds no target either.
+    binding = bool(found) and all(_models_chip(a, t) for a, t in found)
     if not found:  # an environment as a module attribute: `spirv.target_env = ...`
         for target in TARGETS.values():
             for name in target.mlir_target_attributes:
