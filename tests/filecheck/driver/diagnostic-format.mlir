@@ -16,7 +16,7 @@ builtin.module {
   }) : () -> ()
 }
 
-// CHECK:      diagnostic-format.mlir:7:5: error: kernel 'k' needs 148 bytes of shared memory, over the limit of 64 (max-shared-bytes); largest: 'f' (68 B), 'g' (68 B)
+// CHECK:      diagnostic-format.mlir:7:5: error: kernel 'k' needs 136 bytes of shared memory, over the limit of 64 (max-shared-bytes); largest: 'f' (68 B), 'g' (68 B)
 // CHECK-NEXT:     "gpu.func"() <{function_type = () -> (), kernel}> ({
 // CHECK-NEXT:     ^
 // CHECK-NOT:  Traceback

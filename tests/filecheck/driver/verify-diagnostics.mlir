@@ -28,7 +28,7 @@ gpu.module @m {
 // As mlir-opt (issue 30): a space before `@`, and an `-re` message that runs to the last `}}`
 // with `{{...}}` regex groups (it was cut at the first `}}`, so no group could match).
 gpu.module @m {
-  // expected-error-re @below {{kernel {{'k2'}} needs {{[0-9]+}} bytes of shared memory, over the limit of {{4[0-9]+}} (max-shared-bytes)}}
+  // expected-error-re @below {{kernel {{'k2'}} needs {{[0-9]+}} bytes of shared memory, over the limit of {{4[0-9]+}} (what one block of ptx (any sm_XX) may use)}}
   gpu.func @k2() kernel {
     %a = "gpu_alloc.alloc"() <{name = "a"}> : () -> memref<60000xi8, 3 : i32>
     gpu.return
