@@ -67,7 +67,7 @@ def _ptxas_verdict(text: str, monkeypatch: pytest.MonkeyPatch, chip: str) -> str
     from gpu_alloc.lowering import alloc_patterns, emit
 
     with monkeypatch.context() as patch:
-        patch.setattr(fuse, "check_shared_limit", lambda *args: None)
+        patch.setattr(fuse, "check_shared_limit", lambda *args, **kwargs: None)
         patch.setattr(emit, "check_static_shared", lambda *args: None)
         patch.setattr(alloc_patterns, "needs_dynamic_shared", lambda *args: False)
         module = _fused(text, chip=chip)
