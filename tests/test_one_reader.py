@@ -184,7 +184,6 @@ def test_bridged_values_keep_the_users_names(capsys):
     "tool",
     [
         pytest.param(OPT, id="gpu-alloc-opt"),
-        pytest.param([str(XDSL_OPT), "-f", "mlir"], id="xdsl-opt"),
         pytest.param([str(XDSL_OPT), "-f", "mlir-gpu"], id="xdsl-opt-mlir-gpu"),
         pytest.param(
             [sys.executable, "-m", "gpu_alloc.tools.layout", "--svg", "/dev/null"],
@@ -197,9 +196,19 @@ def test_every_tool_reads_through_the_bridge_with_the_same_remark(tool, tmp_path
     path.write_text(NEEDS_BRIDGE)
     done = _run(tool, path)
     assert done.returncode == 0, done.stderr
-    # stock `-f mlir` keeps xDSL's own llvm dialect: it stops at the convention, 2:13
-    stops = "2:13" if tool[1:] == ["-f", "mlir"] else "4:12"
-    assert f"{path}:{stops}: the embedded parser stops here" in done.stderr
+    assert f"{path}:4:12: the embedded parser stops here" in done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_stock_mlir_frontend_is_xdsls_own_and_refuses_at_the_convention(tmp_path: Path):
+    """The plugin patches nothing (issue 31): stock `-f mlir` is xDSL's frontend with xDSL's
+    llvm dialect, so it stops at `ptx_kernelcc` with one located line; `-f mlir-gpu` is the
+    plugin's frontend, which reads through the bridge (above)."""
+    path = tmp_path / "cc.mlir"
+    path.write_text(NEEDS_BRIDGE)
+    done = _run([str(XDSL_OPT), "-f", "mlir"], path)
+    assert done.returncode == 1
+    assert f"{path}:2:13: error: expect symbol name" in done.stderr
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
 
 

@@ -65,12 +65,12 @@ def toy() -> TargetDescription:
 
 def test_the_universe_lists_the_toy_target_and_loads_its_driver(toy: TargetDescription):
     entries = target_entries()
-    assert set(entries) == {"ptx", "amdgcn", "spirv", "toy"}
+    assert set(entries) == {"ptx", "amdgcn", "spirv", "opencl", "toy"}
     assert entries["toy"]() is ToyTarget
 
 
 def test_the_tool_checks_dispatch_to_the_toy_targets_tools(toy: TargetDescription):
-    assert set(tool_checks.tool_checks()) == {"ptx", "amdgcn", "spirv", "toy"}
+    assert set(tool_checks.tool_checks()) == {"ptx", "amdgcn", "spirv", "opencl", "toy"}
     assert tool_checks.shared_bytes_by_tool("12345", Device(toy, TOY_CHIP), 0) == {"k": 5}
 
 
