@@ -308,12 +308,18 @@ COVERAGE: tuple[Row, ...] = (
     *_rows("cf.br cf.cond_br cf.switch", "special", ("i32",)),
     *_rows("func.func func.call func.return", "special", ("f32",)),
     *_rows(
-        "affine.apply affine.min affine.max affine.load affine.store affine.vector_load "
-        "affine.vector_store affine.for affine.if affine.yield affine.delinearize_index "
-        "affine.linearize_index",
+        "affine.apply affine.min affine.max affine.load affine.store affine.for affine.if "
+        "affine.yield affine.delinearize_index affine.linearize_index",
         "special",
         ("f32",),
         note="to arith/scf by pre_lowering, with MLIR's semantics",
+    ),
+    *_rows(
+        "affine.vector_load affine.vector_store",
+        "special",
+        ("f32",),
+        note="to vector/scf by pre_lowering, with MLIR's semantics",
+        refused=refused(_NOT_OPENCL, "opencl/*"),
     ),
     *_rows(
         "scf.forall scf.forall.in_parallel scf.parallel scf.reduce",
