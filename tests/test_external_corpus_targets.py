@@ -95,8 +95,9 @@ REFUSED: dict[tuple[str, int], dict[str, str]] = {
     },
     ("llvm/dynamic-shared-memory.mlir", 0): {
         **refused("'llvm.mlir.global'", EMBEDDED),
-        **refused(UNREALIZED, "ptx/mlir"),
-        **refused("different memory spaces specified for base memref type", "amdgcn/mlir"),
+        # the views feed unregistered `test.use.shared.memory` ops: MLIR cannot reconcile
+        # their casts on either LLVM target (amdgcn's base space now agrees, issue 30)
+        **refused(UNREALIZED, "ptx/mlir", "amdgcn/mlir"),
         **refused("'gpu.dynamic_shared_memory'", "spirv/mlir"),
     },
     ("llvm/printf.mlir", 0): refused("'gpu.printf'", EMBEDDED, "amdgcn/mlir"),
