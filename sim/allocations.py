@@ -23,7 +23,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gpu_alloc.dialect import DYNAMIC_SHARED_COMPUTED, AllocOp, dynamic_shared_bytes
+from gpu_alloc.dialect import AllocOp
+from gpu_alloc.dialect.dynamic_shared import (
+    DEFAULT_DYNAMIC_SHARED_BYTES as DEFAULT_DYNAMIC_SHARED_BYTES,
+)
+from gpu_alloc.dialect.dynamic_shared import dynamic_shared_size as _dynamic_shared_size
 from gpu_alloc.dialect.kernels import KernelFunction
 from gpu_alloc.dialect.memory import (
     Scope,
@@ -37,17 +41,15 @@ from gpu_alloc.sim.errors import MemoryAccessError, SimulationError
 from gpu_alloc.sim.memory import MemRefView, identity_strides, numpy_dtype
 from gpu_alloc.sim.profile_hooks import note_layout
 from gpu_alloc.targets import (
-    DEFAULT_DEVICE,
     Device,
     TargetOptionError,
     largest_shared_bytes_per_block,
     resolve,
 )
-from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     SymbolRefAttr,
@@ -57,10 +59,6 @@ from xdsl.utils.exceptions import VerifyException
 
 if TYPE_CHECKING:
     from gpu_alloc.sim.memory_ops import ExecutionContext
-
-DEFAULT_DYNAMIC_SHARED_BYTES = DEFAULT_DEVICE.shared_bytes_per_block
-"""The dynamic shared memory of a kernel whose launch size the simulator cannot tell:
-what CUDA gives a launch without the opt-in (48 KiB)."""
 
 DYNAMIC_SHARED_KEY = "<dynamic shared memory>"
 
@@ -86,54 +84,13 @@ def shared_bytes_limit(device: Device | None) -> int:
 
 
 def dynamic_shared_size(kernel: KernelFunction, limit: int | None = None) -> int:
-    """The bytes of dynamic shared memory a launch of `kernel` gets: what the module's
-    `gpu.launch_func`s of it pass (`dynamic_shared_memory_size`, 0 when absent), when
-    all are constants that agree; else the kernel's `gpu_alloc.dynamic_shared_bytes`
-    record; else, for a kernel marked `gpu_alloc.dynamic_shared_computed` (a run-time size
-    the kernel computes, as its launcher must), all a block may have (`limit`), the
-    kernel's view of it still bounding every access; else `DEFAULT_DYNAMIC_SHARED_BYTES`,
-    or the block's `limit` if smaller."""
-    sizes = _launch_sizes(kernel)
-    if sizes is not None and len(sizes) == 1:
-        return next(iter(sizes))
+    """The bytes of dynamic shared memory a launch of `kernel` gets
+    (`gpu_alloc.dialect.dynamic_shared.dynamic_shared_size`), a malformed record a
+    `SimulationError`."""
     try:
-        recorded = dynamic_shared_bytes(kernel)
+        return _dynamic_shared_size(kernel, limit)
     except VerifyException as error:
         raise SimulationError(f"kernel '{kernel.sym_name.data}': {error}", kernel) from None
-    if recorded is not None:
-        return recorded
-    if DYNAMIC_SHARED_COMPUTED in kernel.attributes:  # sized by the kernel's own view of it
-        return largest_shared_bytes_per_block() if limit is None else limit
-    return (
-        DEFAULT_DYNAMIC_SHARED_BYTES if limit is None else min(DEFAULT_DYNAMIC_SHARED_BYTES, limit)
-    )
-
-
-def _launch_sizes(kernel: KernelFunction) -> set[int] | None:
-    """The constant sizes the launches of `kernel` give; None if there is none, or one
-    whose size is computed at run time."""
-    gpu_module = kernel.parent_op()
-    if not isinstance(gpu_module, gpu.ModuleOp):
-        return None
-    top: Operation = gpu_module
-    while (parent := top.parent_op()) is not None:
-        top = parent
-    symbol = SymbolRefAttr(gpu_module.sym_name, [kernel.sym_name])
-    sizes: set[int] = set()
-    for op in top.walk():
-        if not isinstance(op, gpu.LaunchFuncOp) or op.kernel != symbol:
-            continue
-        size = op.dynamicSharedMemorySize
-        if size is None:
-            sizes.add(0)
-            continue
-        constant = size.owner
-        if not isinstance(constant, arith.ConstantOp) or not isinstance(
-            constant.value, IntegerAttr
-        ):
-            return None
-        sizes.add(constant.value.value.data)
-    return sizes or None
 
 
 def shape_of(

@@ -149,4 +149,7 @@ def test_help_lists_the_passes_and_the_hidden_steps():
     for name in ("fuse-gpu-allocs", "flatten-aliases", "lower-gpu-allocs", "remove-dead-allocs"):
         assert f"\n  {name}: " in result.stdout
     assert "lower-gpu-allocs runs flatten-aliases first" in result.stdout
-    assert "-t ptx, -t amdgcn, -t spirv and -t opencl run lower-gpu-allocs{chip=...} first" in result.stdout
+    assert (
+        "-t ptx, -t amdgcn, -t spirv and -t opencl run lower-gpu-allocs{chip=...} first"
+        in result.stdout
+    )

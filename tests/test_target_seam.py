@@ -302,6 +302,9 @@ def test_the_target_descriptions_load_nothing_but_the_standard_library():
     assert {m for m in loaded if m.startswith("gpu_alloc")} == {
         "gpu_alloc",
         "gpu_alloc.version",
-        *(f"gpu_alloc.targets{s}" for s in ("", ".amd", ".description", ".nvidia", ".opencl", ".spirv")),
+        *(
+            f"gpu_alloc.targets{s}"
+            for s in ("", ".amd", ".description", ".nvidia", ".opencl", ".spirv")
+        ),
     }
     assert not {m for m in loaded if m.split(".")[0] in ("xdsl", "numpy", "llvmlite")}

@@ -24,6 +24,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from gpu_alloc.errors import GpuAllocPassError, UserInputError, one_line_usage_errors, run_tool
@@ -41,6 +42,9 @@ from gpu_alloc.tools.sim_cli import (
 )
 from gpu_alloc.tools.sim_loading import load_located_module
 from gpu_alloc.version import add_version_option
+
+if TYPE_CHECKING:
+    from gpu_alloc.tools.opencl_run import RunResult
 
 RUNTIMES = ("pocl", "oclgrind", "sim", "cuda", "hip")
 NO_GPU_EXIT_CODE = 2
@@ -112,7 +116,7 @@ def _run(args: Sequence[str] | None) -> None:
                 dynamic_extent=options.dynamic_extent,
             )
             sys.exit(report(result, options.out))
-        from gpu_alloc.tools.opencl_run import EXIT_CODES, run_opencl
+        from gpu_alloc.tools.opencl_run import run_opencl
 
         run = run_opencl(
             module,
@@ -141,6 +145,16 @@ def _run(args: Sequence[str] | None) -> None:
     except (*EMIT_ERRORS, ToolRejected) as error:
         print(f"gpu-alloc-run: error: {error}", file=sys.stderr)
         sys.exit(1)
+    sys.exit(_report_opencl(run, options, source_map))
+
+
+def _report_opencl(
+    run: RunResult, options: argparse.Namespace, source_map: SourceMap | None
+) -> int:
+    """Print what an OpenCL run gives (the digests, then Oclgrind's distinct reports),
+    save the arguments under `--out`; the exit code."""
+    from gpu_alloc.tools.opencl_run import EXIT_CODES
+
     fatal = any(found.kind != "race" for found in run.reports)
     if not fatal:  # as the simulator: digests after a race, none after a divergence or OOB
         if options.out is not None:
@@ -166,7 +180,7 @@ def _run(args: Sequence[str] | None) -> None:
             f"gpu-alloc-run: oclgrind: {len(run.reports)} reports, {len(distinct)} distinct",
             file=sys.stderr,
         )
-    sys.exit(code)
+    return code
 
 
 def _save(arguments: list, directory: Path) -> None:
