@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -9,6 +10,9 @@ import numpy as np
 import pytest
 from differential import Launch
 from gpu_alloc.banks import bank_conflicts
+from gpu_alloc.dialect import AliasOp, AllocOp
+from gpu_alloc.dialect.layout import layout_of
+from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.sim import simulate
 from gpu_alloc.tools.sim_cli import main
 from gpu_alloc.tools.sim_loading import load_module, parse_module
@@ -16,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
 from lowering_support import run_pipeline
 from test_differential import KERNELS
+from xdsl.dialects.builtin import MemRefType
 
 ROOT = Path(__file__).resolve().parent.parent
 BANKS = ROOT / "tests" / "sim_kernels" / "bank_patterns.mlir"
@@ -97,7 +102,45 @@ PIPELINES = (
 )
 
 
+def _moved_off_the_bank_word(module) -> set[str]:
+    """The Funcs of fused `module` whose bank pattern may differ from unfused: those a
+    backing places off a bank word (`bank_bytes`, 4: a whole-word shift only renumbers
+    the banks a warp hits). The simulator gives each unfused allocation a 16-aligned base;
+    fused, a Func's offset is a multiple of its element size only where fusion fell back
+    to the Funcs' natural alignment (`fusion_plan`), and a dynamic Func follows the run-time
+    sizes before it."""
+    moved: set[str] = set()
+    for op in module.walk():
+        if isinstance(op, AllocOp) and op.backing is not None:
+            moved |= {s.name for s in layout_of(op) or () if s.offset % 4}
+        if isinstance(op, AliasOp) and op.dynamic_sizes and _element_bytes(op) < 4:
+            moved.add(op.alias_name.data)
+    return moved
+
+
+def _element_bytes(alias: AliasOp) -> int:
+    memref_type = alias.memref.type
+    assert isinstance(memref_type, MemRefType)
+    return element_bytes(memref_type.element_type) or 0
+
+
+def _without_bank_conflicts(profile: dict, names: set[str]) -> dict:
+    """`profile` with the bank conflicts of the Funcs `names` taken out (of the Funcs, their
+    stages and the total)."""
+    profile = copy.deepcopy(profile)
+    for func in profile["funcs"]:
+        if func["name"] in names:
+            profile["total"]["bank_conflicts"] -= func["bank_conflicts"] or 0
+            func["bank_conflicts"] = None
+            for stage in func["stages"]:
+                stage["bank_conflicts"] = None
+    return profile
+
+
 def _same_profile_through_the_pipeline(text: str, launch: Launch) -> None:
+    """Every Func keeps its loads, stores and bytes through fusion, flattening and
+    lowering, and its bank conflicts wherever its bytes keep their bank word."""
+
     def profile(module) -> dict:
         result = simulate(
             module,
@@ -111,8 +154,12 @@ def _same_profile_through_the_pipeline(text: str, launch: Launch) -> None:
 
     expected = profile(parse_module(text))
     assert expected["funcs"]
+    moved = _moved_off_the_bank_word(run_pipeline(parse_module(text), "fuse-gpu-allocs"))
     for pipeline in PIPELINES:
-        assert profile(run_pipeline(parse_module(text), pipeline)) == expected, pipeline
+        got = profile(run_pipeline(parse_module(text), pipeline))
+        assert _without_bank_conflicts(got, moved) == _without_bank_conflicts(expected, moved), (
+            pipeline
+        )
 
 
 @pytest.mark.parametrize(("label", "path", "launch"), KERNELS, ids=[k[0] for k in KERNELS])
@@ -120,7 +167,9 @@ def test_profile_names_the_same_funcs_through_the_pipeline(label, path: Path, la
     _same_profile_through_the_pipeline(path.read_text(), launch)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(kernels())
 def test_generated_kernels_keep_their_profile(kernel: GeneratedKernel):
     launch = Launch(kernel.grid, kernel.block, tuple(map(float, kernel.scalars)))
