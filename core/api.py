@@ -42,6 +42,7 @@ from gpu_alloc.lowering.spirv import (
 )
 from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.lowering.toolchain import ToolchainError, have_mlir_opt, have_ptxas
+from gpu_alloc.passes import PASSES as _PASSES
 from gpu_alloc.sim import SimulationError, SimulationResult, simulate
 from gpu_alloc.targets import TARGETS, Device, TargetOptionError, resolve
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
@@ -65,19 +66,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-PASSES: dict[str, type[ModulePass]] = {
-    p.name: p
-    for p in (
-        ImportGpuAllocsPass,
-        PadSharedAllocsPass,
-        FuseGpuAllocsPass,
-        RemoveDeadAllocsPass,
-        PartitionLoopsPass,
-        StripeLaneAllocsPass,
-        FlattenAliasesPass,
-        LowerGpuAllocsPass,
-    )
-}
+PASSES: dict[str, type[ModulePass]] = {p.name: p.load() for p in _PASSES}
 """Every pass of the project by its command-line name, in pipeline order."""
 
 

@@ -31,10 +31,6 @@ class UserInputError(Exception):
     (`file:line:col: error: ...` or `file: error: ...`). Tools print it and exit with 1."""
 
 
-def not_implemented(pass_name: str) -> GpuAllocPassError:
-    return GpuAllocPassError(f"pass '{pass_name}' is not implemented yet")
-
-
 TRACEBACK_VARIABLE = "GPU_ALLOC_TRACEBACK"
 
 _RAISE_PASS_ERRORS: ContextVar[bool] = ContextVar("raise_pass_errors", default=False)

@@ -8,6 +8,7 @@ import functools
 from collections.abc import Callable
 
 from gpu_alloc import stock_driver as _stock_driver
+from gpu_alloc.passes import PASSES
 from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
@@ -98,54 +99,6 @@ def register_dialects(ctx: Context) -> None:
             ctx.register_dialect(name, MLIR_SYNTAX_DIALECTS.get(name, factory))
 
 
-def _import() -> type[ModulePass]:
-    from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
-
-    return ImportGpuAllocsPass
-
-
-def _fuse() -> type[ModulePass]:
-    from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-
-    return FuseGpuAllocsPass
-
-
-def _flatten() -> type[ModulePass]:
-    from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-
-    return FlattenAliasesPass
-
-
-def _remove_dead() -> type[ModulePass]:
-    from gpu_alloc.transforms.remove_dead_allocs import RemoveDeadAllocsPass
-
-    return RemoveDeadAllocsPass
-
-
-def _partition() -> type[ModulePass]:
-    from gpu_alloc.transforms.partition_loops import PartitionLoopsPass
-
-    return PartitionLoopsPass
-
-
-def _stripe() -> type[ModulePass]:
-    from gpu_alloc.transforms.stripe_lane_allocs import StripeLaneAllocsPass
-
-    return StripeLaneAllocsPass
-
-
-def _pad() -> type[ModulePass]:
-    from gpu_alloc.transforms.pad_shared_allocs import PadSharedAllocsPass
-
-    return PadSharedAllocsPass
-
-
-def _lower() -> type[ModulePass]:
-    from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-
-    return LowerGpuAllocsPass
-
-
 def target_entries() -> dict[str, Callable[[], type[Target]]]:
     """Every target of `gpu_alloc.targets.TARGETS` by its `-t` name, each loading the
     driver its description names (`driver`, through `gpu_alloc.plugins`) on first use."""
@@ -159,16 +112,8 @@ def target_entries() -> dict[str, Callable[[], type[Target]]]:
     }
 
 
-ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
-    "import-gpu-allocs": _import,
-    "fuse-gpu-allocs": _fuse,
-    "flatten-aliases": _flatten,
-    "remove-dead-allocs": _remove_dead,
-    "partition-loops": _partition,
-    "stripe-lane-allocs": _stripe,
-    "pad-shared-allocs": _pad,
-    "lower-gpu-allocs": _lower,
-}
+ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {p.name: p.load for p in PASSES}
+"""Every pass of `gpu_alloc.passes.PASSES`, loaded on first use."""
 
 
 def _mlir_gpu_frontend() -> type[Frontend]:

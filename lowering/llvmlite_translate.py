@@ -10,7 +10,7 @@ for GPU targets that this module closes from the outside, reusing xDSL's public
    Upstream fix: in `_convert_getelementptr`, drop the bitcast and call
    `builder.gep(ptr, indices, source_etype=...)` on the original pointer.
 2. No kernel marking: `llvm.func` has no GPU kernel calling conventions in xDSL and the
-   translation ignores `cconv`. Functions with `to_llvm.KERNEL_ATTRIBUTE` get the
+   translation ignores `cconv`. Functions with `attributes.KERNEL_ATTRIBUTE` get the
    target's kernel calling convention here (`ptx_kernel`, `amdgpu_kernel`,
    `spir_kernel`), other functions and builtins its device one (`spir_func`), and every
    call its callee's. Upstream fix: add them to `LLVM_CALLING_CONVS` and set
@@ -38,6 +38,7 @@ from __future__ import annotations
 import struct
 
 import llvmlite.ir as ir
+from gpu_alloc.dialect.attributes import KERNEL_ATTRIBUTE
 from gpu_alloc.lowering.llvm_extras import (
     EXTRA_CASTS,
     AtomicRMWOp,
@@ -45,7 +46,6 @@ from gpu_alloc.lowering.llvm_extras import (
     FenceOp,
     SwitchOp,
 )
-from gpu_alloc.lowering.to_llvm import KERNEL_ATTRIBUTE
 from gpu_alloc.targets import KernelAbi
 from xdsl.backend.llvm.convert_op import convert_op
 from xdsl.backend.llvm.convert_type import convert_type as xdsl_convert_type

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gpu_alloc.dialect.attributes import KERNEL_ATTRIBUTE
 from gpu_alloc.dialect.memory import (
     attribution_alignment,
     attribution_storage,
@@ -73,10 +74,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
-
-KERNEL_ATTRIBUTE = "gpu_alloc.kernel"
-"""The unit attribute on an `llvm.func` that is a kernel; the backend gives it the
-target's kernel calling convention (`ptx_kernel`, `amdgpu_kernel`, `spir_kernel`)."""
 
 Lowering = Callable[[FunctionBuilder, Operation], Lowered]
 
@@ -396,7 +393,6 @@ def lower_gpu_module_to_llvm(gpu_module: gpu.ModuleOp, device: Device = DEFAULT_
 
 
 __all__ = [
-    "KERNEL_ATTRIBUTE",
     "OP_LOWERINGS",
     "MemrefDescriptor",
     "lower_gpu_module_to_llvm",

@@ -3,10 +3,7 @@
 `check_pipeline` simulates a kernel before and after a pipeline of passes on the same
 seeded arguments and asserts that every memref argument has the same digest, that no
 race appears that was not there, and that neither run hits a barrier divergence or
-an out-of-bounds access. A pass that is still a stub ("not implemented yet") is left
-out of the pipeline and reported with a `PassNotImplementedWarning` (shown in pytest's
-warnings summary), so that every pass that exists is tested. A pass other than
-fuse-gpu-allocs run on its own may refuse a kernel with a diagnostic (reported as a
+an out-of-bounds access. A pass other than fuse-gpu-allocs run on its own may refuse a kernel with a diagnostic (reported as a
 `PassDeclinedWarning`); in any pipeline that starts with fuse-gpu-allocs that is a failure.
 """
 
@@ -21,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.passes import PASSES, PIPELINE
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import SimulationResult, simulate
 from gpu_alloc.tools.sim_loading import make_context, parse_module
@@ -29,18 +27,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
-GPU_ALLOC_PASSES = (
-    "fuse-gpu-allocs",
-    "flatten-aliases",
-    "remove-dead-allocs",
-    "partition-loops",
-    "lower-gpu-allocs",
-)
+GPU_ALLOC_PASSES = PIPELINE
 """The passes whose composition, in this order, is the project's pipeline."""
-
-
-class PassNotImplementedWarning(UserWarning):
-    """A pass in a differential test is still a stub, so the test ran without it."""
 
 
 class PassDeclinedWarning(UserWarning):
@@ -57,11 +45,10 @@ class Launch:
 
 @dataclass(frozen=True)
 class PipelineRun:
-    """The module after a pipeline, and the passes that were left out as stubs."""
+    """The module after a pipeline, and the passes applied to it."""
 
     module: ModuleOp
     applied: tuple[str, ...]
-    not_implemented: tuple[str, ...]
     declined: str | None = None
     """The pass that refused the kernel (only where declines are allowed)."""
 
@@ -89,15 +76,11 @@ def apply_pipeline(text: str, pipeline: Sequence[str], allow_decline: bool = Fal
     ctx: Context = make_context()
     module = parsed(text).clone()
     applied: list[str] = []
-    skipped: list[str] = []
     declined: str | None = None
     for name in pipeline:
         try:
             pass_class(name)().apply(ctx, module)
         except GpuAllocPassError as error:
-            if "not implemented yet" in error.message:
-                skipped.append(name)  # a stub fails before it touches the module
-                continue
             if not allow_decline:
                 raise
             declined = name
@@ -109,14 +92,7 @@ def apply_pipeline(text: str, pipeline: Sequence[str], allow_decline: bool = Fal
             break
         module.verify()
         applied.append(name)
-    for name in skipped:
-        warnings.warn(
-            f"pass '{name}' is not implemented yet: the differential test ran "
-            f"{' -> '.join(applied) or 'no pass'} without it",
-            PassNotImplementedWarning,
-            stacklevel=2,
-        )
-    return PipelineRun(module, tuple(applied), tuple(skipped), declined)
+    return PipelineRun(module, tuple(applied), declined)
 
 
 def may_decline(pipeline: Sequence[str]) -> bool:
@@ -205,7 +181,7 @@ def _differences(before: SimulationResult, after: SimulationResult) -> str:
     return "; ".join(changed) or "argument lists differ"
 
 
-OTHER_PASSES = ("stripe-lane-allocs", "pad-shared-allocs")
+OTHER_PASSES = tuple(p.name for p in PASSES if not p.in_pipeline)
 """Passes outside the pipeline above, checked on their own."""
 
 

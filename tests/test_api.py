@@ -37,6 +37,7 @@ def test_every_pass_is_exported_in_one_place():
     assert set(ga.PASSES) == set(ALL_PASSES)
     for name, factory in ALL_PASSES.items():
         assert ga.PASSES[name] is factory()
+        assert factory().name == name  # the registry names each pass as its class does
         assert getattr(ga, factory().__name__) is factory()
     assert list(ga.PASSES)[:3] == ["import-gpu-allocs", "pad-shared-allocs", "fuse-gpu-allocs"]
     for name in ga.__all__:

@@ -1,5 +1,5 @@
-"""The differential harness itself: stubs are reported, not failed; a pass that breaks
-a kernel fails; declines are allowed only where `may_decline` says so."""
+"""The differential harness itself: a pass that breaks a kernel fails; declines are
+allowed only where `may_decline` says so."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ import pytest
 from differential import (
     Launch,
     PassDeclinedWarning,
-    PassNotImplementedWarning,
     check_pipeline,
     may_decline,
 )
-from gpu_alloc.errors import GpuAllocPassError, not_implemented
+from gpu_alloc.errors import GpuAllocPassError
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
@@ -24,14 +23,6 @@ from xdsl.passes import ModulePass
 
 TEXT = (Path(__file__).resolve().parent.parent / "examples" / "mixed_types.mlir").read_text()
 LAUNCH = Launch(grid=(4,), block=(64,))
-
-
-@dataclass(frozen=True)
-class StubPass(ModulePass):
-    name = "test-stub"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        raise not_implemented(self.name)
 
 
 @dataclass(frozen=True)
@@ -56,7 +47,7 @@ class DecliningPass(ModulePass):
         raise GpuAllocPassError("cannot handle this kernel")
 
 
-PASSES: dict[str, type[ModulePass]] = {p.name: p for p in (StubPass, OffByOnePass, DecliningPass)}
+PASSES: dict[str, type[ModulePass]] = {p.name: p for p in (OffByOnePass, DecliningPass)}
 
 
 @pytest.fixture(autouse=True)
@@ -65,14 +56,6 @@ def fake_passes(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(
         differential, "pass_class", lambda name: PASSES[name] if name in PASSES else real(name)
     )
-
-
-def test_a_stub_is_reported_and_the_rest_of_the_pipeline_runs():
-    with pytest.warns(
-        PassNotImplementedWarning, match="'test-stub' is not implemented yet: .* ran cse without it"
-    ):
-        after = check_pipeline(TEXT, LAUNCH, ("test-stub", "cse"))
-    assert (after.applied, after.not_implemented) == (("cse",), ("test-stub",))
 
 
 def test_a_pass_that_changes_results_fails():

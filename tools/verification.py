@@ -1,6 +1,6 @@
 """Whole-module verification for the command-line tools, located at the offending op.
 
-`first_invalid_op` checks what xDSL's `verify()` checks, and three things it does not:
+`first_invalid_op` checks what xDSL's `verify()` checks, and four things it does not:
 
 * every op's verifier failure, whatever it raises: xDSL's verifiers and attribute
   constructors raise `VerifyException` but also plain `Exception`, `ValueError` or
@@ -8,6 +8,8 @@
 * SSA dominance: a value is used only where its definition dominates the use (same
   block: defined above; a nested region: defined above the enclosing op; another block
   of a CFG region: a dominating block). The error points at the use;
+* the `gpu_alloc.*` attributes (`gpu_alloc.dialect.attributes`): declared names, values
+  of the declared kind;
 * symbols: no empty `sym_name` (a kernel named "" cannot be emitted);
 * memref sizes: no dimension, element count or byte size of a static memref type above
   2^63 - 1 (what an `index` holds).
@@ -17,6 +19,7 @@ The walk is iterative, so deeply nested IR is no problem for this part.
 
 from __future__ import annotations
 
+from gpu_alloc.dialect.attributes import attribute_error
 from gpu_alloc.memref_sizes import MAX_INDEX
 from xdsl.dialects.builtin import MemRefType, StringAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -26,7 +29,13 @@ def first_invalid_op(module: Operation) -> tuple[Operation, str] | None:
     """The first op (innermost first, then in order) that does not verify, with why."""
     dominance = _Dominance()
     for op in _post_order(module):
-        message = _op_error(op) or _symbol_error(op) or _size_error(op) or dominance.use_error(op)
+        message = (
+            _op_error(op)
+            or attribute_error(op)
+            or _symbol_error(op)
+            or _size_error(op)
+            or dominance.use_error(op)
+        )
         if message is not None:
             return op, message
     return None

@@ -23,6 +23,7 @@ import io
 import re
 from dataclasses import dataclass, replace
 
+from gpu_alloc.dialect.attributes import HOST_CODE_TARGET
 from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.targets import (
@@ -43,9 +44,6 @@ from xdsl.printer import Printer
 TARGETS_ATTRIBUTE = "targets"
 """The `gpu.module` attribute holding MLIR's target attributes."""
 
-HOST_CODE_TARGET = "gpu_alloc.targets"
-"""The same list on a `builtin.module`, for its block-level code outside any `gpu.module`
-(`gpu.launch` bodies, workgroup `func.func`s), which MLIR gives no target attribute."""
 
 _CHIP = re.compile(r'\bchip\s*=\s*"([^"]*)"')
 
