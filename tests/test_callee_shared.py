@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import corpus
 import pytest
+from differential import Launch, assert_same_behaviour
 from fuzz_cli import run_tool
+from gpu_alloc.dialect import AllocOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.ptx import emit_ptx
 from gpu_alloc.lowering.ptxas import PtxasError, assemble
@@ -18,7 +20,8 @@ from gpu_alloc.transforms import FuseGpuAllocsPass, fusion_analysis
 from gpu_alloc.transforms import fuse_gpu_allocs as fuse
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from xdsl.context import Context
-from xdsl.dialects import gpu
+from xdsl.dialects import func, gpu
+from xdsl.dialects.builtin import MemRefType, i8
 
 WORKGROUP = "#gpu.address_space<workgroup>"
 
@@ -167,6 +170,101 @@ def test_over_limit_counts_the_callees_bytes_when_it_decides():
     kernel = next(o for o in module.walk() if isinstance(o, gpu.FuncOp))
     assert sum(isinstance(o, gpu.BarrierOp) for o in kernel.walk()) == 2
     assert assemble(emit_ptx(module, backend="mlir"))["k"].shared_bytes == 40960
+
+
+def _second_buffer(text: str, name: str, source: str) -> str:
+    """`text` with a second 20 KiB buffer `%{name}` in the function that loads `%{source}`,
+    filled from that load once `%{source}` is read and read back into `%out`."""
+    old = f"""    %x = memref.load %{source}[%c0] : memref<5120xf32, {WORKGROUP}>
+    memref.store %x, %out[%t] : memref<64xf32>"""
+    assert old in text
+    return text.replace(
+        old,
+        f"""    %x = memref.load %{source}[%c0] : memref<5120xf32, {WORKGROUP}>
+    %{name} = memref.alloc() : memref<5120xf32, {WORKGROUP}>
+    memref.store %x, %{name}[%t] : memref<5120xf32, {WORKGROUP}>
+    %y = memref.load %{name}[%c0] : memref<5120xf32, {WORKGROUP}>
+    memref.store %y, %out[%t] : memref<64xf32>""",
+    )
+
+
+def test_over_limit_has_a_callee_give_what_its_kernel_lacks():
+    """Issue 30: the helper's two 20 KiB buffers fit 48 KiB on their own (40 KiB), not
+    with the kernel's 20 KiB. The kernel has nothing to share, so over-limit puts the
+    barrier in the helper, where it lets the two share (20 + 20 KiB); it planned the
+    helper against the limit alone and refused the kernel."""
+    text = _second_buffer(_module(5120, 5120), "g", "h")
+    with pytest.raises(GpuAllocPassError, match="needs 61440 bytes"):
+        _fused(text, insert_barriers="never")
+    module = _fused(text)
+    helper, kernel = (o for o in module.walk() if isinstance(o, func.FuncOp | gpu.FuncOp))
+    assert sum(isinstance(o, gpu.BarrierOp) for o in helper.walk()) == 2
+    assert sum(isinstance(o, gpu.BarrierOp) for o in kernel.walk()) == 1
+    assert assemble(emit_ptx(module, backend="mlir"))["k"].shared_bytes == 40960
+    original = corpus.parse(text)
+    import_gpu_allocs(original)
+    assert_same_behaviour(original, module, Launch(grid=(1,), block=(64,)), "over-limit")
+
+
+def test_over_limit_leaves_a_callee_alone_when_the_kernel_can_give_it():
+    """Both the kernel and the helper hold two 20 KiB buffers (80 KiB): the kernel plans
+    last and within what its callee takes, so each needs its barrier (20 + 20 KiB); with
+    one buffer in the helper, the kernel's barrier alone makes 40 KiB fit."""
+    both = _second_buffer(_second_buffer(_module(5120, 5120), "g", "h"), "b", "a")
+    module = _fused(both)
+    helper, kernel = (o for o in module.walk() if isinstance(o, func.FuncOp | gpu.FuncOp))
+    assert sum(isinstance(o, gpu.BarrierOp) for o in helper.walk()) == 2
+    assert sum(isinstance(o, gpu.BarrierOp) for o in kernel.walk()) == 2
+    module = _fused(_second_buffer(_module(5120, 5120), "b", "a"))
+    helper, kernel = (o for o in module.walk() if isinstance(o, func.FuncOp | gpu.FuncOp))
+    assert sum(isinstance(o, gpu.BarrierOp) for o in helper.walk()) == 1
+    assert sum(isinstance(o, gpu.BarrierOp) for o in kernel.walk()) == 2
+
+
+BOUNDED = f"""
+gpu.module @m {{
+  func.func @wg(%out: memref<64xf32>, %t: index, %n: index) {{
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    %c128 = arith.constant 128 : index
+    %s = arith.minui %n, %c128 : index
+    %h = memref.alloc(%s) : memref<?xf32, {WORKGROUP}>
+    memref.store %v, %h[%t] : memref<?xf32, {WORKGROUP}>
+    gpu.barrier
+    %x = memref.load %h[%c0] : memref<?xf32, {WORKGROUP}>
+    %g = memref.alloc(%s) : memref<?xf32, {WORKGROUP}>
+    memref.store %x, %g[%t] : memref<?xf32, {WORKGROUP}>
+    gpu.barrier
+    %y = memref.load %g[%c0] : memref<?xf32, {WORKGROUP}>
+    memref.store %y, %out[%t] : memref<64xf32>
+    return
+  }}
+  gpu.func @k(%out: memref<64xf32>, %n: index) kernel {{
+    %t = gpu.thread_id x
+    func.call @wg(%out, %t, %n) : (memref<64xf32>, index, index) -> ()
+    gpu.return
+  }}
+}}
+"""
+
+
+def test_over_limit_counts_a_bounded_dynamic_size_at_its_bound():
+    """Issue 30 (768/289 B): two buffers of at most 128 floats in a workgroup function.
+    Fusion places them at their bound (1024 B in all), but over-limit counted their
+    dynamic sizes as 0 B, found nothing over 768 B to plan and refused what one barrier
+    makes fit (512 B), as insert-barriers=always shows."""
+    with pytest.raises(GpuAllocPassError, match="needs 1024 bytes"):
+        _fused(BOUNDED, insert_barriers="never", max_shared_bytes=768)
+    for mode in ("over-limit", "always"):
+        module = _fused(BOUNDED, insert_barriers=mode, max_shared_bytes=768)
+        (backing,) = [o for o in module.walk() if isinstance(o, AllocOp)]
+        assert backing.memref.type == MemRefType(
+            i8, [512], memory_space=backing.memref.type.memory_space
+        ), mode
+    original = corpus.parse(BOUNDED)
+    import_gpu_allocs(original)
+    launch = Launch(grid=(1,), block=(64,), scalars=(100.0,))
+    assert_same_behaviour(original, module, launch, "over-limit at 768 B")
 
 
 def test_amd_has_no_static_limit():

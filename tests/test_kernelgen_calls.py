@@ -17,6 +17,16 @@ def test_generated_call_kernels_keep_their_behaviour_or_are_refused(seed: int):
     assert outcome(kernel) in ("same", "refused"), kernel.text
 
 
+@pytest.mark.parametrize("seed", [124, 261, 337, 367])
+def test_over_limit_fits_what_every_barrier_fits(seed: int):
+    """Seeds whose helper fits the limit alone, not with the kernel's buffer: before the
+    callee was planned against what its caller takes, over-limit refused them where
+    insert-barriers=always fits ('spurious-refusal')."""
+    kernel = call_kernel(seed)
+    assert kernel.mode == "over-limit" and kernel.limit is not None
+    assert outcome(kernel) == "same", kernel.text
+
+
 def test_the_sample_covers_every_form_and_both_outcomes():
     kernels = [call_kernel(seed) for seed in SAMPLE]
     assert {k.form for k in kernels} >= {"twice", "loop", "cf_thread", "recursive"}

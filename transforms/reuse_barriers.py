@@ -19,7 +19,10 @@ callers the pass cannot see):
   start of both branches of an `scf.if` puts the branches back in one stage), so the
   sweep keeps the smallest backing it meets, not the all-barrier one. Then it drops, one
   at a time, any barrier without which the backing stays as small (`always`) or within
-  the limit (`over-limit`).
+  the limit (`over-limit`). The limit holds for a kernel with the functions it calls
+  (`over-limit` plans callees first, each within the limit less its own callees' bytes;
+  a caller that does not fit even at its smallest has its callees come down by what it
+  lacks, `_choose_reuse`). A dynamic size with a static bound counts at the bound.
 
 The planning is a pure what-if, so it ends by construction: each loop's back edge is
 planned at most once (a Func whose loop that barrier does not close is refused), the
@@ -42,7 +45,6 @@ from typing import Any
 
 from gpu_alloc.dialect import AllocOp, MemorySpace
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.remarks import emit_remark
 from gpu_alloc.transforms.barrier_gaps import (
     Gap,
@@ -51,6 +53,7 @@ from gpu_alloc.transforms.barrier_gaps import (
     end_of_block,
 )
 from gpu_alloc.transforms.block_level_code import BlockLevelCode
+from gpu_alloc.transforms.block_sizes import bounded_byte_size
 from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.fusion_analysis import (
     SPACE_WORDS,
@@ -113,28 +116,32 @@ def insert_barriers(fusion: FusionUnits, options: Any) -> list[InsertedBarrier]:
         edge = call_edge(unit, fusion.graph, runs_once)
         calls = fusion.graph.calls.get(unit, [])
         funcs = [a for a in kernel_allocs(unit) if a.space != MemorySpace.PRIVATE]
-        if edge is not None and (
-            back_edges[unit] or not same_accesses_every_call(unit, funcs, calls)
+        if (
+            edge is not None
+            and isinstance(unit, func.FuncOp)  # as call_edge's is
+            and (back_edges[unit] or not same_accesses_every_call(unit, funcs, calls))
         ):
             back_edges[unit].append(edge)
+    planners = {
+        unit: _Planner(unit, options.fuse_options(unit), fusion, back_edges)
+        for unit in fusion.units
+    }
+    claims = _choose_reuse(fusion, planners, None if mode == "always" else options)
     chosen: list[tuple[BlockLevelCode, list[tuple[Gap, _Claim]]]] = []
-    for unit in fusion.units:  # each for the device of its own gpu.module
-        limit = None if mode == "always" else options.shared_limit(unit)
-        planner = _Planner(unit, options.fuse_options(unit), fusion, back_edges)
-        claims = planner.choose(limit)
+    for unit in fusion.units:
         reason = fusion.graph.why_not_uniform(unit)
         if reason is None:
-            chosen.append((unit, claims))
+            chosen.append((unit, claims[unit]))
             edge = call_edge(unit, fusion.graph, runs_once)
-            taken = {gap for gap, _ in claims}
+            taken = {gap for gap, _ in claims[unit]}
             if (
-                claims
+                claims[unit]
                 and edge is not None
                 and edge not in back_edges[unit]
                 and edge.gap not in taken
             ):
                 back_edges[unit].append(edge)  # a reuse barrier inside: calls must not overlap
-        elif claims:  # it would have bought bytes: say why it is not there
+        elif claims[unit]:  # it would have bought bytes: say why it is not there
             where = kernel_name(unit)
             emit_remark("fuse-gpu-allocs", f"no barrier inserted in '{where}': {reason}", unit)
     # Every unit decided: now insert, each position once.
@@ -151,6 +158,57 @@ def insert_barriers(fusion: FusionUnits, options: Any) -> list[InsertedBarrier]:
         anchor = barrier.op.prev_op or barrier.op.parent_op()
         emit_remark("fuse-gpu-allocs", barrier.describe(), anchor)
     return inserted
+
+
+def _choose_reuse(
+    fusion: FusionUnits, planners: dict[BlockLevelCode, _Planner], options: Any | None
+) -> dict[BlockLevelCode, list[tuple[Gap, _Claim]]]:
+    """Each unit's reuse barriers. `options` None (`always`): each unit as small as it
+    gets. Otherwise (`over-limit`) the limit holds for a unit with every function it
+    calls (each a `.shared` array of its own), so the units are planned callees first,
+    each within the limit less what its callees take with their barriers. Where a unit
+    does not fit even at its smallest, its callees give what it lacks: each in turn is
+    planned again to what it must come down to (or as small as it gets), and the unit
+    once more within what they leave. Only a callee the whole block enters takes
+    barriers (`call_graph.why_not_uniform`)."""
+    graph = fusion.graph
+    if options is None:
+        return {unit: planner.choose(None) for unit, planner in planners.items()}
+    callees: dict[BlockLevelCode, list[BlockLevelCode]] = {}
+    for unit in planners:
+        reached = set(graph.callees(unit)) - {unit}
+        callees[unit] = [c for c in planners if c in reached]
+    claims: dict[BlockLevelCode, list[tuple[Gap, _Claim]]] = {}
+
+    def own(unit: BlockLevelCode) -> int:
+        """The unit's bytes as the pass will leave it: a unit that takes no barrier
+        keeps its bytes whatever its claims would buy."""
+        inserted = graph.why_not_uniform(unit) is None
+        return planners[unit].chosen_bytes(claims[unit] if inserted else [])
+
+    def budget(unit: BlockLevelCode) -> int:
+        return options.shared_limit(unit) - sum(own(c) for c in callees[unit])
+
+    # A caller's callee set holds each of its callees' sets and the callee itself, so
+    # fewer callees come first: callees before their callers.
+    for unit in sorted(planners, key=lambda u: len(callees[u])):
+        claims[unit] = planners[unit].choose(budget(unit))
+        if not callees[unit] or own(unit) <= budget(unit):
+            continue
+        smallest = planners[unit].chosen_bytes(planners[unit].choose(None))
+        lacking = smallest - budget(unit)
+        for callee in callees[unit]:
+            if lacking <= 0:
+                break
+            if graph.why_not_uniform(callee) is not None:
+                continue
+            before = own(callee)
+            shrunk = planners[callee].choose(before - lacking) or planners[callee].choose(None)
+            if shrunk and planners[callee].chosen_bytes(shrunk) < before:
+                claims[callee] = shrunk
+                lacking -= before - own(callee)
+        claims[unit] = planners[unit].choose(budget(unit))
+    return claims
 
 
 # ---- back edges -------------------------------------------------------------------------
@@ -309,29 +367,24 @@ class _Planner:
             self.fusion.base_plans[self.kernel] = plan
         return None if plan is None else plan.shared_bytes()
 
-    def callee_bytes(self) -> int:
-        """What the functions the kernel calls take (each a `.shared` array of its own)."""
-        total = 0
-        for callee in self.fusion.graph.callees(self.kernel):
-            if isinstance(callee, func.FuncOp) and callee in self.fusion.units:
-                planner = _Planner(callee, self.options, self.fusion, self.back_edges)
-                total += planner.base_bytes() or 0
-        return total
-
     def worth_planning(self, limit: int | None) -> bool:
         """At least two shared allocations, and (over-limit) more unfused static bytes
-        than the limit: fusing never needs more than the unfused sum."""
+        than the limit: fusing never needs more than the unfused sum. A dynamic size with
+        a static bound counts at its bound, as `plan_kernel` places it."""
         sizes = [
-            static_byte_size(op.memref.type) or 0
+            bounded_byte_size(op) or 0
             for op in kernel_allocs(self.kernel)
             if op.space == MemorySpace.SHARED
         ]
         return len(sizes) > 1 and (limit is None or sum(sizes) > limit)
 
+    def chosen_bytes(self, claims: list[tuple[Gap, _Claim]]) -> int:
+        """The kernel's own static shared bytes with `claims` inserted (0: not planned)."""
+        return claims[0][1].bytes_after if claims else self.base_bytes() or 0
+
     def choose(self, limit: int | None) -> list[tuple[Gap, _Claim]]:
-        """The reuse barriers to insert, with what each buys (see the module docstring)."""
-        if limit is not None:
-            limit -= self.callee_bytes()
+        """The reuse barriers to insert for the kernel's own bytes to fit `limit` (None:
+        to be as small as they get), with what each buys (see the module docstring)."""
         if not self.worth_planning(limit):
             return []
         base = self.base_bytes()
