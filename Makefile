@@ -30,7 +30,8 @@ lit: $(STAMP)
 	$(BIN)/lit -v tests/filecheck
 
 # pyright cannot follow setuptools' package-dir mapping of an editable install, so
-# it reads the package through a tree of links laid out as installed.
+# it reads the package through a tree of links laid out as installed: links to files
+# (`cp -rs`), since pyright does not look inside a linked folder for the files to check.
 TYPECHECK_TREE := build/typecheck/gpu_alloc
 
 lint: $(STAMP)
@@ -38,7 +39,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	rm -rf build/typecheck && mkdir -p $(TYPECHECK_TREE)
 	ln -s $(CURDIR)/core/*.py $(TYPECHECK_TREE)/
-	for d in dialect transforms lowering tools sim targets; do ln -s $(CURDIR)/$$d $(TYPECHECK_TREE)/$$d; done
+	for d in dialect transforms lowering tools sim targets; do cp -rs $(CURDIR)/$$d $(TYPECHECK_TREE)/$$d; done
 	$(BIN)/pyright
 
 bench: $(STAMP)

@@ -13,14 +13,14 @@ refuse it later, unlocated, or worse).
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.backing import DYNAMIC_SHARED_BYTES
+from gpu_alloc.dialect.backing import dynamic_shared_bytes
 from gpu_alloc.dialect.mlir_gpu_kernels import workgroup_count
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
 from xdsl.dialects import gpu
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 
 
@@ -30,12 +30,6 @@ def _attribution_bytes(kernel: gpu.FuncOp) -> int:
     arguments = kernel.body.blocks[0].args[inputs : inputs + workgroup_count(kernel)]
     sizes = [static_byte_size(a.type) or 0 for a in arguments if isinstance(a.type, MemRefType)]
     return sum(sizes)
-
-
-def dynamic_shared_bytes(kernel: gpu.FuncOp) -> int:
-    """The dynamic shared bytes `lower-gpu-allocs` recorded on `kernel` (0 if none)."""
-    record = kernel.attributes.get(DYNAMIC_SHARED_BYTES)
-    return record.value.data if isinstance(record, IntegerAttr) else 0
 
 
 def static_shared_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
@@ -68,7 +62,7 @@ def check_static_shared(lowered: ModuleOp, device: Device, source: ModuleOp) -> 
         lowered_kernels = _kernels_by_name(gpu_module)
         for name, total in static_shared_bytes(gpu_module).items():
             kernel = lowered_kernels[(gpu_module.sym_name.data, name)]
-            dynamic = dynamic_shared_bytes(kernel)
+            dynamic = dynamic_shared_bytes(kernel) or 0
             at = kernels.get((gpu_module.sym_name.data, name))
             if static_limit is not None and total > static_limit and static_limit < limit:
                 raise GpuAllocPassError(

@@ -128,7 +128,7 @@ def _qualified(kernel: KernelFunction) -> str:
 
 
 def _module_device(
-    func: gpu.FuncOp, device: Device | None, target: str | None, chip: str | None
+    func: KernelFunction, device: Device | None, target: str | None, chip: str | None
 ) -> Device | None:
     """The kernel's `gpu.module`'s target attribute where it has one (the options must
     agree with it), else the options' device."""

@@ -16,15 +16,15 @@ from typing import Any
 
 import numpy as np
 from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type
+from gpu_alloc.dialect.backing import dynamic_shared_bytes as recorded_dynamic_shared_bytes
 from gpu_alloc.dialect.memory import function_arguments
-from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.provenance import cloned
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import ArgumentResult, find_kernel, seeded_array
 from gpu_alloc.sim.memory import MemRefView
 from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
-from xdsl.dialects import gpu
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Operation
 
 
 class Unavailable(Exception):
@@ -120,10 +120,9 @@ def descriptor_fields(pointers: list[int], shapes: list[tuple[int, ...]]) -> lis
     return fields
 
 
-def dynamic_shared_bytes(kernel: gpu.FuncOp) -> int:
+def dynamic_shared_bytes(kernel: Operation) -> int:
     """The launch's dynamic shared memory: the kernel's `gpu_alloc.dynamic_shared_bytes`."""
-    size = kernel.attributes.get(DYNAMIC_SHARED_BYTES)
-    return size.value.data if isinstance(size, IntegerAttr) else 0
+    return recorded_dynamic_shared_bytes(kernel) or 0
 
 
 def run_cuda(

@@ -55,6 +55,7 @@ from gpu_alloc.transforms.loop_allocs import (
     shapes_access,
 )
 from xdsl.dialects import func, gpu, scf
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
 
@@ -301,7 +302,7 @@ def _what(alloc: AllocOp) -> str:
     return f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}'"
 
 
-def check_module_runs_once(module: Operation) -> None:
+def check_module_runs_once(module: ModuleOp) -> None:
     """The rule for every block-level code unit of `module` as it stands (unfused IR
     included: `lower-gpu-allocs` gives each allocation one static place too), with the
     loop rule of `loop_allocs` for allocations made in `scf` loops; raises for the first
