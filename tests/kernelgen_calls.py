@@ -8,17 +8,17 @@ a loop-local shared buffer in an `scf.for` or in a `cf` loop. Helpers with a bar
 only called where every thread calls them (else the original deadlocks).
 
 `outcome` runs `import-gpu-allocs, fuse-gpu-allocs{insert-barriers=MODE
-max-shared-bytes=LIMIT}, lower-gpu-allocs` and the simulator on the original and the result, and names what
-happened: `same`, `refused` (a located diagnostic), `spurious-refusal` (over-limit
-refused what `insert-barriers=always` fits within the same limit), `mismatch`, `race`, `internal`
-(any other exception), `hang` (the work bound: a pass ran past `HANG_SECONDS`),
-`original-invalid` (the original races or the simulator refuses it), or
-`generator-error` (the text does not parse).
+max-shared-bytes=LIMIT}, lower-gpu-allocs` and the simulator on the original and the
+result, and names what happened: `same`, `refused` (a located diagnostic),
+`spurious-refusal` (over-limit refused what `insert-barriers=always` fits within the
+same limit), `mismatch`, `race`, `internal` (any other exception), `hang` (the work
+bound: a pass ran past `HANG_SECONDS`), `original-invalid` (the original races or the
+simulator refuses it), or `generator-error` (the text does not parse).
 
 Run at scale (outside pytest): seeds 0-1199 give 607 `same`, 593 `refused`, nothing
-else (with the limits drawn; before over-limit planned a helper against what its caller
-takes, 12 of them were `spurious-refusal`); on the code before issue 30's fixes, seeds 0-199 gave 26 `mismatch`, 25 `race`
-and 2 `internal`.
+else (before over-limit planned a helper against what its caller takes, 12 of them were
+`spurious-refusal`); on the code before issue 30's fixes and without limits, seeds
+0-199 gave 26 `mismatch`, 25 `race` and 2 `internal`.
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ class CallKernel:
     form: str
     mode: str
     limit: int | None
-    """`max-shared-bytes`: None (the target's), or one that only barriers in the kernel,
-    in the helper or in both let the helper's 256 B buffers and the kernel's fit."""
+    """`max-shared-bytes`: None (the target's), or a few of the 256 B buffers' worth, so
+    that barriers in the kernel, in the helper or in both may be what makes them fit."""
 
 
 def _helper(rng: random.Random, barrier_inside: bool, barrier_end: bool, recursive: bool) -> str:

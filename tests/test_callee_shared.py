@@ -249,7 +249,8 @@ gpu.module @m {{
 
 
 def test_over_limit_counts_a_bounded_dynamic_size_at_its_bound():
-    """Issue 30 (768/289 B): two buffers of at most 128 floats in a workgroup function.
+    """Issue 30's refusals under 768/289 B, as far as they could be rebuilt without the
+    tester's kernels: two buffers of at most 128 floats in a workgroup function.
     Fusion places them at their bound (1024 B in all), but over-limit counted their
     dynamic sizes as 0 B, found nothing over 768 B to plan and refused what one barrier
     makes fit (512 B), as insert-barriers=always shows."""

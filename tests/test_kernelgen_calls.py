@@ -19,9 +19,8 @@ def test_generated_call_kernels_keep_their_behaviour_or_are_refused(seed: int):
 
 @pytest.mark.parametrize("seed", [124, 261, 337, 367])
 def test_over_limit_fits_what_every_barrier_fits(seed: int):
-    """Seeds whose helper fits the limit alone, not with the kernel's buffer: before the
-    callee was planned against what its caller takes, over-limit refused them where
-    insert-barriers=always fits ('spurious-refusal')."""
+    """Seeds that over-limit refused, before a callee was planned against what its
+    caller takes, where insert-barriers=always fits the same limit ('spurious-refusal')."""
     kernel = call_kernel(seed)
     assert kernel.mode == "over-limit" and kernel.limit is not None
     assert outcome(kernel) == "same", kernel.text
