@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Attribute, Operation
 
 BLOCK_MAPPINGS = frozenset({"gpu.block", "iree_codegen.workgroup_mapping"})
@@ -94,6 +94,29 @@ def _parallel_mapping(mapping: Attribute | None) -> LoopMapping:
     return LoopMapping(True, "mapped to blocks or run sequentially: uniform within a block")
 
 
+def block_dimensions(op: Operation) -> list[str] | None:
+    """For an `scf.forall` mapped to thread blocks: each induction variable's block
+    dimension as its mapping names it (`x`, `y`, `z` or `linear_dim_N`); None for any
+    other loop."""
+    if op.name != "scf.forall":
+        return None
+    mapping = op.properties.get("mapping") or op.attributes.get("mapping")
+    if not isinstance(mapping, ArrayAttr) or not mapping.data:
+        return None
+    if any(getattr(attr, "name", "") not in BLOCK_MAPPINGS for attr in mapping.data):
+        return None
+    return [_parameter(attr) for attr in mapping.data]
+
+
+def _parameter(attr: Attribute) -> str:
+    """`x` for `#gpu.block<x>` (kept as its text, `mlir_attributes`)."""
+    text = getattr(attr, "text", None)
+    if isinstance(text, StringAttr):
+        return text.data.strip()
+    found = re.search(r"<\s*(\w+)\s*>", _text(attr))
+    return found.group(1) if found else _text(attr)
+
+
 def loop_mapping(op: Operation) -> LoopMapping | None:
     """How the parallel loop `op` is distributed (see the table); None for an op that is
     not one of `PARALLEL_LOOPS`."""
@@ -107,4 +130,11 @@ def loop_mapping(op: Operation) -> LoopMapping | None:
     return None
 
 
-__all__ = ["BLOCK_MAPPINGS", "PARALLEL_LOOPS", "THREAD_MAPPINGS", "LoopMapping", "loop_mapping"]
+__all__ = [
+    "BLOCK_MAPPINGS",
+    "PARALLEL_LOOPS",
+    "THREAD_MAPPINGS",
+    "LoopMapping",
+    "block_dimensions",
+    "loop_mapping",
+]

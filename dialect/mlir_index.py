@@ -4,7 +4,7 @@ IREE's kernels cast thread ids and sizes with `index.castu`/`index.casts` and co
 with `index.add`, `index.mul`, .... xDSL 0.75 has no `index` dialect. This module adds
 the casts, `index.constant` and the binary ops with MLIR's custom syntax
 (`%r = index.add %a, %b`, `%c = index.castu %x : i32 to index`); they print MLIR's
-generic form. All are pure; `lowering/pre_lowering.py` turns them into `arith`. Written
+generic form. All are pure; `transforms/pre_lowering.py` turns them into `arith`. Written
 to be proposed to xDSL as it is.
 """
 

@@ -268,7 +268,7 @@ COVERAGE: tuple[Row, ...] = (
         "scf.forall scf.forall.in_parallel scf.parallel scf.reduce",
         "special",
         ("f32",),
-        note="without a mapping or reductions: nested scf.for (pre_lowering)",
+        note="to scf.for nests by pre_lowering (a forall mapped to blocks: block-strided)",
     ),
     *_rows(
         " ".join(f"index.{name}" for name in INDEX_BINARY)

@@ -26,12 +26,12 @@ from gpu_alloc.errors import GpuAllocPassError, pass_errors_are_raised
 from gpu_alloc.lowering.coverage import check_coverage
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
 from gpu_alloc.lowering.mlir_backend import MlirBackendError
-from gpu_alloc.lowering.pre_lowering import pre_lower
 from gpu_alloc.lowering.static_shared import check_static_shared
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
 from gpu_alloc.provenance import cloned
 from gpu_alloc.targets import Device, TargetOptionError, target_named
 from gpu_alloc.transforms.module_target import TARGETS_ATTRIBUTE, module_device
+from gpu_alloc.transforms.pre_lowering import pre_lower
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp, StringAttr

@@ -271,6 +271,7 @@ ARITH_OPS: dict[str, Callable[[Operation, list[Value]], Value]] = {
     "arith.cmpf": _cmpf,
     "arith.select": _select,
     "arith.index_cast": _cast,
+    "arith.index_castui": _extui,  # zero-extended or truncated, as `unsigned` wraps
     "arith.extsi": _extsi,
     "arith.extui": _extui,
     "arith.trunci": _trunci,

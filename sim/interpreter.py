@@ -108,11 +108,12 @@ class BlockInterpreter:
             steps += active
             name = op.name
             semantics = arith.get(name)
+            if semantics is None and isinstance(op, UnregisteredOp):
+                name = op.op_name.data  # arith.index_castui, which xDSL 0.75 lacks
+                semantics = arith.get(name)
             if semantics is not None:
                 env[op.results[0]] = semantics(op, [env[o] for o in op.operands])
                 continue
-            if isinstance(op, UnregisteredOp):
-                name = op.op_name.data
             handler = handlers.get(name)
             if handler is None:
                 self.launch.thread_steps += steps

@@ -26,6 +26,7 @@ from gpu_alloc.dialect.kernels import KernelFunction
 from gpu_alloc.dialect.memory import function_arguments, space_of, unclassified_allocation
 from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.provenance import cloned
 from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit, simulated_device
 from gpu_alloc.sim.errors import SimulationError, option
 from gpu_alloc.sim.interpreter import BlockInterpreter
@@ -34,6 +35,7 @@ from gpu_alloc.sim.profile import Profile, new_profile
 from gpu_alloc.sim.state import LaunchState, Race
 from gpu_alloc.targets import DEFAULT_DEVICE, Device
 from gpu_alloc.transforms.module_target import device_at
+from gpu_alloc.transforms.pre_lowering import PRE_LOWERED_OPS, pre_lower
 from xdsl.dialects import func as func_dialect
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
@@ -127,6 +129,21 @@ def _qualified(kernel: KernelFunction) -> str:
     return prefix + kernel.sym_name.data
 
 
+def _pre_lowered(module: ModuleOp) -> ModuleOp:
+    """`module` as every target's backend sees it: `affine`, `index` and parallel loops
+    rewritten by `transforms.pre_lowering` (MLIR's semantics), on a copy whose ops stand
+    for the user's (an error on one is printed at the user's line); `module` itself
+    where it has none of them."""
+    if not any(op.name in PRE_LOWERED_OPS for op in module.walk()):
+        return module
+    copy = cloned(module)
+    try:
+        pre_lower(copy)
+    except GpuAllocPassError as error:
+        raise SimulationError(error.message, error.op) from None
+    return copy
+
+
 def _module_device(
     func: KernelFunction, device: Device | None, target: str | None, chip: str | None
 ) -> Device | None:
@@ -169,6 +186,7 @@ def simulate(
     `gpu.shuffle` count its warp or wavefront lanes, the profile uses its bank model;
     without either: the most any chip gives, 32 lanes, NVIDIA's banks."""
     grid3, block3 = _dims(grid, "grid"), _dims(block, "block")
+    module = _pre_lowered(module)
     func = find_kernel(module, kernel)
     if (unknown := unclassified_allocation(module)) is not None:
         raise SimulationError(unknown.message("gpu-alloc-sim"), unknown.op)

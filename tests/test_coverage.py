@@ -19,7 +19,6 @@ from gpu_alloc.lowering.coverage import (
 )
 from gpu_alloc.lowering.emit import device_for, emit_modules
 from gpu_alloc.lowering.llvm_arith import LIBRARY_MATH
-from gpu_alloc.lowering.pre_lowering import PRE_LOWERED_OPS
 from gpu_alloc.lowering.to_llvm import OP_LOWERINGS
 from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
@@ -27,6 +26,7 @@ from gpu_alloc.sim.arith import ARITH_OPS
 from gpu_alloc.sim.interpreter import _FUNCTION_EXITS, BlockInterpreter
 from gpu_alloc.sim.state import LaunchState
 from gpu_alloc.targets import TARGETS
+from gpu_alloc.transforms.pre_lowering import PRE_LOWERED_OPS
 from lowering_support import ROOT
 from ptx_kernels import kernel_for, module_for, module_name, parse_kernel
 from xdsl.dialects import gpu

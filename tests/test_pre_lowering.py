@@ -1,4 +1,4 @@
-"""`lowering/pre_lowering.py`: affine, index and parallel loops to arith and scf.for.
+"""`transforms/pre_lowering.py`: affine, index and parallel loops to arith and scf.for.
 
 The values are checked against Python's own arithmetic (floor division and a
 non-negative `mod`, which is what MLIR's affine semantics are) and against what
@@ -12,9 +12,9 @@ import subprocess
 import numpy as np
 import pytest
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.pre_lowering import PRE_LOWERED_OPS, pre_lower
 from gpu_alloc.sim.launch import simulate
 from gpu_alloc.tools.sim_loading import parse_module
+from gpu_alloc.transforms.pre_lowering import PRE_LOWERED_OPS, pre_lower
 
 THREADS = 16
 COLUMNS = 12

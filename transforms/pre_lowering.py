@@ -1,9 +1,10 @@
-"""Before either PTX backend: `affine`, `index`, `scf.forall` and `scf.parallel` to
-`arith` and `scf.for`.
+"""Before every backend and the simulator: `affine`, `index`, `scf.forall` and
+`scf.parallel` to `arith` and `scf.for`.
 
 Kernels as IREE and MLIR's tests write them compute indices with `affine` and
 `index` ops and loop with `scf.forall`/`scf.parallel`. Both backends
-(`emit_ptx_modules`) first run `pre_lower`, which rewrites, with MLIR's semantics:
+(`lowering.emit`) and the simulator first run `pre_lower`, which rewrites, with MLIR's
+semantics:
 
 - `affine.apply`/`min`/`max` to `arith` (`mod` is the non-negative remainder, as in
   MLIR's `-lower-affine`; `floordiv`/`ceildiv` are `arith.floordivsi`/`ceildivsi`),
@@ -15,10 +16,17 @@ Kernels as IREE and MLIR's tests write them compute indices with `affine` and
 - every `index` op to the `arith` op with the same semantics;
 - `scf.forall` without a mapping and `scf.parallel` without reductions to nests of
   `scf.for` (both run every iteration in the thread that reaches them, as MLIR's
-  `-convert-scf-to-cf` does).
+  `-convert-scf-to-cf` does);
+- `scf.forall` mapped to blocks (`#gpu.block<...>`, in a kernel) to a block-strided nest
+  of `scf.for` (`_distribute_over_blocks`: one iteration per block on a grid of the
+  loop's sizes, as MLIR's `transform.gpu.map_forall_to_blocks` makes it, and each
+  iteration exactly once on any other grid).
 
-An `scf.forall` with a mapping (`#gpu.thread<x>`: distribute over threads, which only
-the transform dialect does) and an `scf.parallel` with reductions are refused at the op.
+An `scf.forall` mapped to threads, warps or lanes (`#gpu.thread<x>`: only the transform
+dialect distributes those), a block-mapped one in host code and an `scf.parallel` with
+reductions are refused at the op. Every op a rewrite inserts is derived from the op it
+replaces (`provenance`), so a later error points at the user's line.
+
 xDSL's `lower-affine` is not used: it handles neither `min`/`max`/`if`, nor symbols in
 load/store maps, and lowers `mod` to `arith.remsi`, which is negative for negative
 operands where MLIR's `mod` is not.
@@ -28,11 +36,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gpu_alloc.dialect.kernels import is_kernel
+from gpu_alloc.dialect.mappings import block_dimensions
+from gpu_alloc.dialect.memory import is_workgroup_type
 from gpu_alloc.dialect.mlir_affine import DYNAMIC, DelinearizeIndexOp, LinearizeIndexOp, MaxOp
 from gpu_alloc.dialect.mlir_index import ARITH_EQUIVALENT
 from gpu_alloc.dialect.mlir_scf import ForallOp, InParallelOp
 from gpu_alloc.errors import GpuAllocPassError
-from xdsl.dialects import affine, arith, memref, scf, vector
+from gpu_alloc.provenance import DerivingPattern
+from xdsl.dialects import affine, arith, gpu, memref, scf, vector
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
@@ -260,29 +272,161 @@ class _LowerIndexOps(RewritePattern):
 
 
 class _LowerParallelLoops(RewritePattern):
-    """`scf.forall` (no mapping, no outputs) and `scf.parallel` (no reductions) to nests
-    of `scf.for`."""
+    """`scf.forall` (unmapped or mapped to blocks, no outputs) and `scf.parallel` (no
+    reductions) to nests of `scf.for`."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, ForallOp):
-            if op.mapping is not None and op.mapping.data:
+            if op.outputs:
+                raise GpuAllocPassError("an scf.forall with shared outputs is not lowered", op)
+            mapped = bool(op.mapping is not None and op.mapping.data)
+            dimensions = block_dimensions(op)
+            if mapped and dimensions is None:
                 raise GpuAllocPassError(
                     "an scf.forall with a mapping distributes its iterations over "
-                    f"{op.mapping.data[0]}s, which only the transform dialect lowers "
+                    f"{op.mapping.data[0]}s, which only the transform dialect lowers "  # pyright: ignore[reportOptionalMemberAccess]
                     "(transform.gpu.map_nested_forall_to_threads)",
                     op,
                 )
-            if op.outputs:
-                raise GpuAllocPassError("an scf.forall with shared outputs is not lowered", op)
             builder = _Builder(rewriter)
             value = builder.value
             bounds = [(value(lb), value(ub), value(step)) for lb, ub, step in op.bounds()]
-            _nest(rewriter, op, bounds, InParallelOp)
+            if dimensions is None:
+                _nest(rewriter, op, bounds, InParallelOp)
+            else:
+                _distribute_over_blocks(builder, op, bounds, dimensions)
         elif isinstance(op, scf.ParallelOp):
             if op.initVals:
                 raise GpuAllocPassError("an scf.parallel with reductions is not lowered", op)
             bounds = list(zip(op.lowerBound, op.upperBound, op.step, strict=True))
             _nest(rewriter, op, bounds, scf.ReduceOp)
+
+
+_Bounds = tuple[SSAValue, SSAValue, SSAValue]
+_DIMENSIONS = ("x", "y", "z")
+
+
+def _distribute_over_blocks(
+    builder: _Builder, op: ForallOp, bounds: list[_Bounds], dimensions: list[str]
+) -> None:
+    """An `scf.forall` mapped to blocks (`#gpu.block<x|y|z|linear_dim_N>`) as a
+    block-strided `scf.for` nest: block `b` runs iterations `b`, `b + grid`, `b + 2 *
+    grid`, ... of each mapped dimension (the linear block id over the iterations in
+    `linear_dim` order, `linear_dim_0` fastest). A grid of the forall's sizes runs one
+    iteration per block, as MLIR's `transform.gpu.map_forall_to_blocks` makes it; any
+    other grid still runs every iteration exactly once. A block running several
+    iterations reuses its workgroup memory, so a `gpu.barrier` ends each iteration whose
+    body touches workgroup memory (the loop is block-uniform: every thread of the block
+    reaches it). MLIR's `--convert-scf-to-cf` ignores the mapping and runs every
+    iteration in every block: the same results for independent iterations, at the grid's
+    size times the work."""
+    _check_device_code(op)
+    counts = [
+        builder.binary("arith.ceildivsi", builder.binary("arith.subi", ub, lb), step)
+        for lb, ub, step in bounds
+    ]
+    linear = all(d.startswith("linear_dim_") for d in dimensions)
+    if linear:
+        linear_id, n_blocks = _linear_block(builder)
+        loops = [(linear_id, builder.fold("arith.muli", counts), n_blocks)]
+    elif all(d in _DIMENSIONS for d in dimensions) and len(set(dimensions)) == len(dimensions):
+        loops = [
+            (
+                _block_value(builder, gpu.BlockIdOp, d),
+                count,
+                _block_value(builder, gpu.GridDimOp, d),
+            )
+            for d, count in zip(dimensions, counts, strict=True)
+        ]
+    else:
+        raise GpuAllocPassError(
+            "an scf.forall mapped to blocks maps each loop to its own block dimension "
+            f"or all of them linearly, not {', '.join(dimensions)}",
+            op,
+        )
+    bodies = [Block(arg_types=[_INDEX]) for _ in loops]
+    for outer, inner, (first, end, stride) in zip(bodies, bodies[1:], loops[1:], strict=False):
+        outer.add_op(scf.ForOp(first, end, stride, [], Region(inner)))
+        outer.add_op(scf.YieldOp())
+    innermost = bodies[-1]
+    inside = _AppendingBuilder(innermost)
+    if linear:
+        order = sorted(
+            range(len(dimensions)), key=lambda i: -int(dimensions[i].removeprefix("linear_dim_"))
+        )
+        digits = _delinearize(inside, bodies[0].args[0], [counts[i] for i in order], len(order))
+        positions = [digits[order.index(i)] for i in range(len(dimensions))]
+    else:
+        positions = [b.args[0] for b in bodies]
+    body = op.regions[0].block
+    for iv, position, (lb, _, step) in zip(body.args, positions, bounds, strict=False):
+        offset = inside.binary("arith.muli", position, step)
+        iv.replace_all_uses_with(inside.binary("arith.addi", lb, offset))
+    rewriter = builder.rewriter
+    if isinstance(body.last_op, InParallelOp):
+        rewriter.erase(body.last_op)
+    for inner_op in list(body.ops):
+        inner_op.detach()
+        innermost.add_op(inner_op)
+    if _touches_workgroup_memory(innermost):
+        innermost.add_op(gpu.BarrierOp())
+    innermost.add_op(scf.YieldOp())
+    first, end, stride = loops[0]
+    rewriter.replace(op, scf.ForOp(first, end, stride, [], Region(bodies[0])))
+
+
+class _AppendingBuilder(_Builder):
+    """A `_Builder` whose ops go at the end of `block`."""
+
+    def __init__(self, block: Block):
+        self.block = block
+        self.constants = {}
+
+    def add(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0]
+
+
+def _block_value(
+    builder: _Builder, op_type: type[gpu.BlockIdOp | gpu.GridDimOp], dim: str
+) -> SSAValue:
+    return builder.add(op_type(gpu.DimensionAttr(gpu.DimensionEnum(dim))))
+
+
+def _linear_block(builder: _Builder) -> tuple[SSAValue, SSAValue]:
+    """The block's linear id (`x` fastest) and the number of blocks in the grid."""
+    ids = [_block_value(builder, gpu.BlockIdOp, d) for d in _DIMENSIONS]
+    sizes = [_block_value(builder, gpu.GridDimOp, d) for d in _DIMENSIONS]
+    linear = _linearize(builder, ids[::-1], sizes[::-1])
+    return linear, builder.fold("arith.muli", sizes)
+
+
+def _check_device_code(op: Operation) -> None:
+    """A block-mapped loop in host code becomes a `gpu.launch` only with a block size,
+    which the IR does not give."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, gpu.ModuleOp | gpu.LaunchOp) or is_kernel(parent):
+            return
+        parent = parent.parent_op()
+    raise GpuAllocPassError(
+        "an scf.forall mapped to blocks outside a kernel becomes a gpu.launch only with "
+        "a block size, which the IR does not give (MLIR: "
+        "transform.gpu.map_forall_to_blocks generate_gpu_launch)",
+        op,
+    )
+
+
+def _touches_workgroup_memory(block: Block) -> bool:
+    """Whether an op in `block` uses or makes a workgroup memref, or calls a function
+    (which may)."""
+    for op in block.walk():
+        if op.name == "func.call":
+            return True
+        values = [*op.operands, *op.results]
+        if any(is_workgroup_type(v.type) for v in values):
+            return True
+    return False
 
 
 def _nest(
@@ -346,4 +490,7 @@ def pre_lower(module: ModuleOp) -> None:
         _LowerAffineValues(),
         _LowerIndexOps(),
     ]
-    PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(module)
+    deriving: list[RewritePattern] = [
+        DerivingPattern(p) for p in patterns
+    ]  # errors point at the user's op
+    PatternRewriteWalker(GreedyRewritePatternApplier(deriving)).rewrite_module(module)
