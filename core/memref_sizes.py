@@ -4,14 +4,16 @@ fuse, lower and the launch sites all size allocations by."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ContainerType,
     FixedBitwidthType,
     IndexType,
     MemRefType,
+    VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -44,6 +46,37 @@ def static_byte_size(memref_type: MemRefType) -> int | None:
             return None
         size *= dim
     return size
+
+
+def llvm_type_bytes(type_: Attribute) -> int | None:
+    """The bytes an LLVM-dialect type occupies (`!llvm.array<N x T>`, vectors, structs
+    laid out with their fields' natural alignment, pointers, integers and floats), or
+    None for one this project cannot size."""
+    return _llvm_layout(type_)[0]
+
+
+def _llvm_layout(type_: Attribute) -> tuple[int | None, int]:
+    """An LLVM-dialect type's size and alignment in bytes (size None: unknown)."""
+    if isinstance(type_, llvm.LLVMArrayType | VectorType):
+        if isinstance(type_, VectorType):
+            count, element = prod(type_.get_shape()), type_.get_element_type()
+        else:
+            count, element = type_.size.data, type_.type
+        size, alignment = _llvm_layout(element)
+        return (None if size is None else size * count), alignment
+    if isinstance(type_, llvm.LLVMStructType):
+        offset, largest = 0, 1
+        for field in type_.types.data:
+            size, alignment = _llvm_layout(field)
+            if size is None:
+                return None, 1
+            offset = -(-offset // alignment) * alignment + size
+            largest = max(largest, alignment)
+        return -(-offset // largest) * largest, largest
+    if isinstance(type_, llvm.LLVMPointerType):
+        return INDEX_BYTES, INDEX_BYTES
+    size = element_bytes(type_)
+    return size, size or 1
 
 
 def static_factor(memref_type: MemRefType) -> int | None:

@@ -16,6 +16,7 @@ why, and the backend that can. docs/coverage.md's table is this table (scripts/c
 
 from __future__ import annotations
 
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import is_workgroup_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage_rows import ALL as ALL
@@ -29,7 +30,7 @@ from gpu_alloc.lowering.coverage_rows import _rows
 from gpu_alloc.lowering.coverage_rows import refused as refused
 from gpu_alloc.memref_sizes import element_type_name
 from gpu_alloc.targets import TARGETS, TargetDescription
-from xdsl.dialects import func, gpu, memref
+from xdsl.dialects import func, gpu, llvm, memref
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Operation
 
@@ -393,12 +394,18 @@ def _mark(row: Row, column: str) -> str:
     return f"not {' '.join(missing)}" if missing else "yes"
 
 
-def _kernel_name(op: Operation) -> str:
+def _place(op: Operation) -> str:
+    """Where `op` is: `kernel 'k'`, `function 'f'` (a device function), or `gpu.module
+    'm'` for an op outside any function (a global)."""
     parent = op.parent_op()
-    while parent is not None and not isinstance(parent, gpu.FuncOp | func.FuncOp):
+    while parent is not None and not isinstance(parent, gpu.FuncOp | func.FuncOp | llvm.FuncOp):
+        if isinstance(parent, gpu.ModuleOp):
+            return f"gpu.module '{parent.sym_name.data}'"
         parent = parent.parent_op()
-    name = getattr(parent, "sym_name", None)
-    return name.data if name is not None else "?"
+    if parent is None:
+        return "the module"
+    kind = "kernel" if is_kernel(parent) else "function"
+    return f"{kind} '{parent.sym_name.data}'"
 
 
 def _element_types(op: Operation) -> set[str]:
@@ -424,7 +431,7 @@ def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) ->
                 # shared memory (an alloca would be each thread's own).
                 raise GpuAllocPassError(
                     f"the {backend} {target.backend_name} backend cannot lower workgroup "
-                    f"memory made by '{name}' in kernel '{_kernel_name(op)}' (run "
+                    f"memory made by '{name}' in {_place(op)} (run "
                     "import-gpu-allocs first: it makes it the block's shared memory)",
                     op,
                 )
@@ -457,7 +464,7 @@ def check_coverage(module: ModuleOp, target: TargetDescription, backend: str) ->
             on = f" on {elements}" if elements else ""
             raise GpuAllocPassError(
                 f"the {backend} {target.backend_name} backend cannot lower '{name}'{on} in "
-                f"kernel '{_kernel_name(op)}' ({why}; {hint})",
+                f"{_place(op)} ({why}; {hint})",
                 op,
             )
 
@@ -469,7 +476,7 @@ def _check_types(op: Operation, name: str, target: TargetDescription, backend: s
         if why is not None:
             raise GpuAllocPassError(
                 f"the {backend} {target.backend_name} backend cannot lower '{name}' on "
-                f"{element} in kernel '{_kernel_name(op)}' ({why})",
+                f"{element} in {_place(op)} ({why})",
                 op,
             )
 

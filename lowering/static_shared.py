@@ -1,8 +1,9 @@
 """The shared memory of each lowered kernel, against what its chip allows.
 
-A kernel's static shared bytes are those of the shared `memref.global`s it and the
-functions it calls (in its `gpu.module`) read with `memref.get_global`, each rounded up
-to its alignment, and of its workgroup attributions; shared is every spelling of the
+A kernel (every marker of `dialect.kernels`) has as static shared bytes those of the
+workgroup globals it and the functions it calls (in its `gpu.module`) read
+(`transforms.shared_globals`: `memref.global`s and `llvm.mlir.global`s in address space
+3), each rounded up to its alignment, and of its workgroup attributions; shared is every spelling of the
 space (`3`, `3 : i32`, `#gpu.address_space<workgroup>`). Its dynamic shared bytes are
 those `lower-gpu-allocs` recorded (`gpu_alloc.dynamic_shared_bytes`). `check_static_shared`
 refuses, at the kernel, one whose static bytes exceed the target's static-shared limit
@@ -14,18 +15,21 @@ refuse it later, unlocated, or worse).
 from __future__ import annotations
 
 from gpu_alloc.dialect.backing import dynamic_shared_bytes
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.mlir_gpu_kernels import workgroup_count
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
-from xdsl.dialects import gpu
+from xdsl.dialects import func, gpu, llvm
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 
 
-def _attribution_bytes(kernel: gpu.FuncOp) -> int:
+def _attribution_bytes(kernel: Operation) -> int:
     """The bytes of `kernel`'s workgroup attributions (block arguments after its inputs)."""
+    if not isinstance(kernel, gpu.FuncOp):
+        return 0
     inputs = len(kernel.function_type.inputs.data)
     arguments = kernel.body.blocks[0].args[inputs : inputs + workgroup_count(kernel)]
     sizes = [static_byte_size(a.type) or 0 for a in arguments if isinstance(a.type, MemRefType)]
@@ -37,17 +41,20 @@ def static_shared_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
     return {
         op.sym_name.data: shared_global_bytes_read(op) + _attribution_bytes(op)
         for op in gpu_module.body.ops
-        if isinstance(op, gpu.FuncOp) and op.kernel is not None
+        if isinstance(op, _FUNCTIONS) and is_kernel(op)
     }
 
 
-def _kernels_by_name(module: Operation) -> dict[tuple[str, str], gpu.FuncOp]:
+_FUNCTIONS = (gpu.FuncOp, func.FuncOp, llvm.FuncOp)
+
+
+def _kernels_by_name(module: Operation) -> dict[tuple[str, str], Operation]:
     return {
         (gpu_module.sym_name.data, op.sym_name.data): op
         for gpu_module in module.walk()
         if isinstance(gpu_module, gpu.ModuleOp)
         for op in gpu_module.body.ops
-        if isinstance(op, gpu.FuncOp)
+        if isinstance(op, _FUNCTIONS)
     }
 
 

@@ -1,14 +1,19 @@
-"""The workgroup `memref.global`s block-level code reads, as shared bytes every limit check
-counts: a global's bytes are shared memory of each kernel that reads it, itself or through
-the functions it calls, whether a pass fuses them or not (import leaves a global that code
-outside block-level code uses as it is)."""
+"""The workgroup globals block-level code reads, as shared bytes every limit check counts:
+a global's bytes are shared memory of each kernel that reads it, itself or through the
+functions it calls, whether a pass fuses them or not (import leaves a global that code
+outside block-level code uses as it is).
+
+A workgroup global is a `memref.global` in either spelling of the shared space (read with
+`memref.get_global`) or an LLVM-dialect `llvm.mlir.global` with `addr_space = 3` (read
+with `llvm.mlir.addressof`; address space 3 is workgroup memory on every target LLVM
+has: NVPTX, AMDGPU and SPIR-V)."""
 
 from __future__ import annotations
 
 from gpu_alloc.dialect import memory_space_of
-from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.memref_sizes import llvm_type_bytes, static_byte_size
 from gpu_alloc.transforms.kernel_ir import walk_ops
-from xdsl.dialects import func, gpu, memref
+from xdsl.dialects import func, gpu, llvm, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 
@@ -16,14 +21,17 @@ SHARED_SPACE = 3
 
 
 def shared_global_bytes(table: Operation) -> dict[str, int]:
-    """Per shared `memref.global` of `table` (a `gpu.module` or `builtin.module`), in either
-    spelling of its space, its bytes rounded up to its alignment."""
+    """Per workgroup global of `table` (a `gpu.module` or `builtin.module`), its bytes
+    rounded up to its alignment."""
     sizes: dict[str, int] = {}
     for op in table.regions[0].blocks[0].ops if table.regions[0].blocks else ():
-        if not isinstance(op, memref.GlobalOp) or memory_space_of(op.type) != SHARED_SPACE:
+        if isinstance(op, memref.GlobalOp) and memory_space_of(op.type) == SHARED_SPACE:
+            memref_type = op.type
+            size = static_byte_size(memref_type) if isinstance(memref_type, MemRefType) else None
+        elif isinstance(op, llvm.GlobalOp) and op.addr_space.value.data == SHARED_SPACE:
+            size = llvm_type_bytes(op.global_type)
+        else:
             continue
-        memref_type = op.type
-        size = static_byte_size(memref_type) if isinstance(memref_type, MemRefType) else None
         alignment = op.alignment.value.data if op.alignment is not None else 1
         sizes[op.sym_name.data] = -(-(size or 0) // alignment) * alignment
     return sizes
@@ -36,7 +44,11 @@ def references(function: Operation) -> tuple[set[str], set[str]]:
     for op in walk_ops(function):
         if isinstance(op, memref.GetGlobalOp):
             globals_.add(op.name_.root_reference.data)
+        elif isinstance(op, llvm.AddressOfOp):
+            globals_.add(op.global_name.root_reference.data)
         elif isinstance(op, func.CallOp):
+            callees.add(op.callee.root_reference.data)
+        elif isinstance(op, llvm.CallOp) and op.callee is not None:
             callees.add(op.callee.root_reference.data)
     return globals_, callees
 
@@ -55,7 +67,7 @@ def shared_global_bytes_read(code: Operation) -> int:
     functions = {
         op.sym_name.data: op
         for op in table.regions[0].blocks[0].ops
-        if isinstance(op, gpu.FuncOp | func.FuncOp)
+        if isinstance(op, gpu.FuncOp | func.FuncOp | llvm.FuncOp)
     }
     used, callees = references(code)
     seen: set[str] = set()
