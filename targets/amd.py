@@ -114,9 +114,12 @@ AMD = TargetDescription(
             "--gpu-module-to-binary=format=isa",
         ),
         device_code_only=True,
-        # MLIR 22's ROCDL lowering gives a spelled private attribution a generic alloca
-        # its descriptor (in address space 5) cannot hold; numbered, it is right.
         numbered_spaces=True,
+        # MLIR 22's ROCDL lowering puts a private attribution's alloca in address space 5
+        # and its descriptor in the attribution's space: a spelled private space or none
+        # (MLIR's default for private attributions) fails its verifier. Handed as the
+        # allocas and shared globals they stand for, attributions lower as everywhere.
+        attributions_as_buffers=True,
         # MLIR 22's ROCDL lowering reads these through ockl (__ockl_get_local_size, ...),
         # a ROCm device library.
         prelowered_ids=("block_dim", "grid_dim"),

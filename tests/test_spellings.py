@@ -11,6 +11,10 @@ a located error.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from gpu_alloc import api
@@ -21,11 +25,14 @@ from gpu_alloc.dialect.memory import space_of, unclassified_allocation
 from gpu_alloc.dialect.ops import MemorySpace
 from gpu_alloc.dialect.spellings import UNCLASSIFIED, contract_number
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.lowering.coverage_rows import COLUMNS
 from gpu_alloc.sim import SimulationError
 from gpu_alloc.transforms.block_level_code import block_level_code
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, UnitAttr
 from xdsl.passes import PassPipeline
+
+OPT = str(Path(sys.executable).parent / "gpu-alloc-opt")
 
 WORKGROUP_SPELLINGS = [
     "#gpu.address_space<workgroup>",
@@ -339,20 +346,74 @@ def test_an_unclassified_allocation_is_a_located_error_everywhere(space: str):
     assert sim_error.value.op is not None
 
 
-def test_private_attribution_in_the_default_space_is_read_and_emitted():
-    text = """
+PRIVATE_DEFAULT = """
 gpu.module @m {
-  gpu.func @k(%o: memref<4xf32>) private(%p: memref<4xf32>) kernel {
+  gpu.func @k(%o: memref<64xf32>) workgroup(%w: memref<64xf32, #gpu.address_space<workgroup>>, %v: memref<64xf32, #gpu.address_space<workgroup>>) private(%p: memref<4xf32>) kernel {
     %c0 = arith.constant 0 : index
-    %one = arith.constant 1.0 : f32
-    memref.store %one, %p[%c0] : memref<4xf32>
+    %t = gpu.thread_id x
+    %ti = arith.index_cast %t : index to i32
+    %tf = arith.sitofp %ti : i32 to f32
+    memref.store %tf, %p[%c0] : memref<4xf32>
     %x = memref.load %p[%c0] : memref<4xf32>
-    memref.store %x, %o[%c0] : memref<4xf32>
+    memref.store %x, %w[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %c63 = arith.constant 63 : index
+    %r = arith.subi %c63, %t : index
+    %y = memref.load %w[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %y, %v[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %z = memref.load %v[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %z, %o[%t] : memref<64xf32>
     gpu.return
   }
 }
 """
-    module = api.parse(text)
-    assert ".visible .entry k(" in api.emit_ptx(module)
-    result = api.simulate(api.parse(text), grid=[1], block=[1])
-    assert result.arrays()["o"][0] == 1.0
+"""A private attribution in the default memory space (MLIR's own default for one) beside
+two workgroup ones: `o[t] = t`, through `p`, `w[63 - t]` and `v[63 - t]`."""
+
+PRIVATE_FORMS = {
+    "original": (),
+    "fused": ("import-gpu-allocs", "fuse-gpu-allocs", "remove-dead-allocs", "flatten-aliases"),
+    "lowered": (
+        "import-gpu-allocs",
+        "fuse-gpu-allocs",
+        "remove-dead-allocs",
+        "flatten-aliases",
+        "lower-gpu-allocs",
+    ),
+}
+
+
+def _private_form(form: str) -> str:
+    module = api.parse(PRIVATE_DEFAULT)
+    passes = tuple(api.PASSES[name]() for name in PRIVATE_FORMS[form])
+    PassPipeline(passes).apply(api.register(), module)
+    return str(module)
+
+
+@pytest.mark.parametrize("form", list(PRIVATE_FORMS))
+def test_private_attribution_in_the_default_space_runs_in_every_form(form: str):
+    text = _private_form(form)
+    assert "%p: memref<4xf32>" in text or "memref.alloca" in text  # kept, or lowered
+    result = api.simulate(api.parse(text), grid=[2], block=[64])
+    np.testing.assert_array_equal(result.arrays()["o"], np.arange(64, dtype=np.float32))
+
+
+@pytest.mark.parametrize("column", COLUMNS)
+def test_private_attribution_in_the_default_space_is_emitted_by_every_column(
+    column: str, tmp_path: Path
+):
+    target, backend = column.split("/")
+    option = f"{{backend={backend}}}" if len(api.TARGETS[target].backends) > 1 else ""
+    for form in PRIVATE_FORMS:
+        source = tmp_path / f"{form}.mlir"
+        source.write_text(_private_form(form))
+        done = subprocess.run(
+            [OPT, "-t", target + option, str(source)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        assert done.returncode == 0, (form, done.stderr)
+        assert done.stdout and not done.stderr, (form, done.stderr)
