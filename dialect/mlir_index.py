@@ -2,9 +2,9 @@
 
 IREE's kernels cast thread ids and sizes with `index.castu`/`index.casts` and compute
 with `index.add`, `index.mul`, .... xDSL 0.75 has no `index` dialect. This module adds
-the casts, `index.constant` and the binary ops with MLIR's custom syntax
-(`%r = index.add %a, %b`, `%c = index.castu %x : i32 to index`); they print MLIR's
-generic form. All are pure; `transforms/pre_lowering.py` turns them into `arith`. Written
+the casts, `index.constant` and the binary ops with the `assemblyFormat` of MLIR's
+IndexOps.td, declared (`%r = index.add %a, %b`, `%c = index.castu %x : i32 to index`,
+`%k = index.constant 42`), which they also print. All are pure; `transforms/pre_lowering.py` turns them into `arith`. Written
 to be proposed to xDSL as it is.
 """
 
@@ -20,7 +20,6 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
 from xdsl.traits import Pure
 
 _INDEX = IndexType()
@@ -34,14 +33,7 @@ class _BinaryBase(IRDLOperation):
     result = result_def(IndexType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        lhs = parser.parse_operand(_INDEX)
-        parser.parse_punctuation(",")
-        rhs = parser.parse_operand(_INDEX)
-        op = cls.create(operands=[lhs, rhs], result_types=[_INDEX])
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
+    assembly_format = "$lhs `,` $rhs attr-dict"  # IndexOps.td
 
 
 _BINARY = {
@@ -87,15 +79,7 @@ class _CastBase(IRDLOperation):
     output = result_def()
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        value = parser.resolve_operand(source, parser.parse_type())
-        parser.parse_keyword("to")
-        op = cls.create(operands=[value], result_types=[parser.parse_type()])
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
+    assembly_format = "$input attr-dict `:` type($input) `to` type($output)"  # IndexOps.td
 
 
 @irdl_op_definition
@@ -118,16 +102,11 @@ class ConstantOp(IRDLOperation):
 
     name = "index.constant"
 
-    value = prop_def(IntegerAttr)
+    value = prop_def(IntegerAttr[IndexType])
     result = result_def(IndexType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstantOp:
-        value = parser.parse_integer()
-        op = cls.create(result_types=[_INDEX], properties={"value": IntegerAttr(value, _INDEX)})
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
+    assembly_format = "attr-dict $value"  # IndexOps.td
 
 
 ARITH_EQUIVALENT: dict[str, str] = {

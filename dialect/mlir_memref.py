@@ -1,12 +1,18 @@
-"""MLIR's custom syntax for `memref.global`, `cast`, `memory_space_cast`, `copy`,
-`atomic_rmw` and `extract_aligned_pointer_as_index`, which xDSL 0.75 reads in generic
-form only, and `memref.transpose`, which it lacks.
+"""MLIR's custom syntax for the `memref` ops xDSL 0.75 reads in generic form only, and
+`memref.transpose`, which it lacks.
+
+Declared (`mlir_syntax.with_declared_syntax`, the `assemblyFormat` of MLIR's
+MemRefOps.td): `cast`, `memory_space_cast`, `copy`, `extract_aligned_pointer_as_index`.
+Parsed by hand: `memref.global` (MLIR's format uses the C++ directive
+`custom<GlobalMemrefOpTypeAndInitialValue>`), `memref.transpose` (MLIR parses it in C++)
+and `atomic_rmw` (its `$kind` is an MLIR enum keyword; xDSL's op stores it as an integer,
+which a declared format cannot spell).
 
     memref.global "private" constant @name : memref<4xf32, 3> = dense<0.0> {alignment = 16 : i64}
     memref.global @workspace : memref<32xf32, #gpu.address_space<workgroup>> = uninitialized
 
-`MLIR_MEMREF` is xDSL's `memref` dialect with this `GlobalOp`; the printed form stays
-generic (which `mlir-opt` reads). Kept in one module to propose upstream.
+`MLIR_MEMREF` is xDSL's `memref` dialect with these ops; the printed form stays xDSL's
+generic one (which `mlir-opt` reads). Kept in one module to propose upstream.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from gpu_alloc.dialect.mlir_syntax import with_declared_syntax
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -74,34 +81,6 @@ class GlobalOp(memref.GlobalOp):
         return memref.GlobalOp.create(properties=properties, **kwargs)  # xDSL's own op
 
 
-def _parse_cast(cls: type[_Op], parser: Parser) -> _Op:
-    """`%source : type to type attr-dict` (`memref.cast`, `memref.memory_space_cast`)"""
-    source = parser.parse_unresolved_operand()
-    parser.parse_punctuation(":")
-    source_value = parser.resolve_operand(source, parser.parse_type())
-    parser.parse_keyword("to")
-    result_type = parser.parse_type()
-    return cls.create(
-        operands=[source_value],
-        result_types=[result_type],
-        attributes=parser.parse_optional_attr_dict(),
-    )
-
-
-def _parse_copy(cls: type[_Op], parser: Parser) -> _Op:
-    """`%source, %target : type to type attr-dict` (`memref.copy`)"""
-    source = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    target = parser.parse_unresolved_operand()
-    parser.parse_punctuation(":")
-    source_value = parser.resolve_operand(source, parser.parse_type())
-    parser.parse_keyword("to")
-    target_value = parser.resolve_operand(target, parser.parse_type())
-    return cls.create(
-        operands=[source_value, target_value], attributes=parser.parse_optional_attr_dict()
-    )
-
-
 ATOMIC_RMW_KINDS = {
     kind: number
     for number, kind in enumerate(
@@ -150,18 +129,6 @@ def _parse_atomic_rmw(cls: type[_Op], parser: Parser) -> _Op:
     )
 
 
-def _parse_extract_aligned_pointer(cls: type[_Op], parser: Parser) -> _Op:
-    """`%source attr-dict : type -> index` (`memref.extract_aligned_pointer_as_index`)"""
-    source = parser.parse_unresolved_operand()
-    attributes = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    source_value = parser.resolve_operand(source, parser.parse_type())
-    parser.parse_punctuation("->")
-    return cls.create(
-        operands=[source_value], result_types=[parser.parse_type()], attributes=attributes
-    )
-
-
 @irdl_op_definition
 class TransposeOp(IRDLOperation):
     """`%t = memref.transpose %m (d0, d1) -> (d1, d0) : type to type`: a view of `%m`
@@ -200,12 +167,19 @@ def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> 
     return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
 
 
-CastOp = _with_syntax(memref.CastOp, _parse_cast)
-MemorySpaceCastOp = _with_syntax(memref.MemorySpaceCastOp, _parse_cast)
-CopyOp = _with_syntax(memref.CopyOp, _parse_copy)
+# the formats of MemRefOps.td
+CastOp = with_declared_syntax(memref.CastOp, "$source attr-dict `:` type($source) `to` type($dest)")
+MemorySpaceCastOp = with_declared_syntax(
+    memref.MemorySpaceCastOp, "$source attr-dict `:` type($source) `to` type($dest)"
+)
+CopyOp = with_declared_syntax(
+    memref.CopyOp,
+    "$source `,` $destination attr-dict `:` type($source) `to` type($destination)",
+)
 AtomicRMWOp = _with_syntax(memref.AtomicRMWOp, _parse_atomic_rmw)
-ExtractAlignedPointerAsIndexOp = _with_syntax(
-    memref.ExtractAlignedPointerAsIndexOp, _parse_extract_aligned_pointer
+ExtractAlignedPointerAsIndexOp = with_declared_syntax(
+    memref.ExtractAlignedPointerAsIndexOp,
+    "$source `:` type($source) `->` type($aligned_pointer) attr-dict",
 )
 
 _REPLACEMENTS: dict[str, type[Operation]] = {
