@@ -24,7 +24,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import llvmlite.binding as llvm_binding
+from gpu_alloc.dialect.kernels import KERNEL_ATTRIBUTES, KERNEL_CALLING_CONVENTIONS, is_kernel
 from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
+from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.isolated import isolated
 from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
 from gpu_alloc.lowering.mlir_ids import prelower_ids
@@ -34,8 +36,9 @@ from gpu_alloc.lowering.target_spaces import (
     renumber_address_spaces,
 )
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library, find_mlir_opt
+from gpu_alloc.provenance import cloned
 from gpu_alloc.targets import Device
-from xdsl.dialects import gpu
+from xdsl.dialects import func, gpu, llvm
 from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
@@ -44,6 +47,7 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
 )
 from xdsl.printer import Printer
+from xdsl.rewriter import Rewriter
 
 PRE_LOWERING = (
     "--convert-linalg-to-loops",
@@ -103,9 +107,9 @@ def mlir_input(module: ModuleOp, device: Device | None = None) -> str:
     """`module` as MLIR 22 reads it: a `gpu.container_module` for its launch sites,
     kernels marked `gpu.kernel`, memory spaces numbered where the pipeline wants numbers,
     and only the `gpu.module`s where the pipeline lowers no host code."""
-    container = module.clone()
+    container = cloned(module)  # an error on the copy points at the user's op
     if device is not None and device.target.mlir.device_code_only:
-        kept = [op.clone() for op in container.walk() if isinstance(op, gpu.ModuleOp)]
+        kept = [cloned(op) for op in container.walk() if isinstance(op, gpu.ModuleOp)]
         container = ModuleOp(kept)
     if device is not None and device.target.mlir.attributions_as_buffers:
         attributions_as_buffers(container)
@@ -113,6 +117,8 @@ def mlir_input(module: ModuleOp, device: Device | None = None) -> str:
         number_memory_spaces(container)
     if device is not None:
         prelower_ids(container, device)
+    if device is not None:
+        kernels_as_mlir_reads_them(container, device)
     container.attributes["gpu.container_module"] = UnitAttr()
     for op in container.walk():
         # MLIR 22 reads a kernel from the `gpu.kernel` attribute; the `kernel` property
@@ -126,6 +132,53 @@ def mlir_input(module: ModuleOp, device: Device | None = None) -> str:
     text = io.StringIO()
     Printer(stream=text).print_op(container)
     return text.getvalue()
+
+
+def kernels_as_mlir_reads_them(module: ModuleOp, device: Device) -> None:
+    """Every kernel of `module` (each marker of `dialect.kernels`) marked as MLIR 22's
+    pipelines find kernels: they make an entry point of a `gpu.func` kernel and, in LLVM
+    IR, of an `llvm.func` carrying the target's attribute (`nvvm.kernel`, `rocdl.kernel`)
+    or its kernel calling convention. A `func.func` kernel in a `gpu.module` becomes the
+    `gpu.func` kernel it stands for; an `llvm.func` one gets the target's attribute
+    instead of another vendor's marker, or is refused at its line where the target has
+    no such attribute and the function lacks its convention. Unchanged, either would be
+    emitted as a device function without a word."""
+    marker = device.target.mlir.kernel_attribute
+    convention = device.target.abi.kernel_calling_convention
+    for op in list(module.walk()):
+        if not is_kernel(op) or not isinstance(op.parent_op(), gpu.ModuleOp):
+            continue
+        if isinstance(op, func.FuncOp) and op.body.blocks and not op.function_type.outputs.data:
+            _as_gpu_kernel(op)
+        elif isinstance(op, llvm.FuncOp):
+            cconv = op.properties.get("CConv")
+            written = getattr(getattr(cconv, "convention", None), "data", "ccc")
+            if marker:
+                for name in KERNEL_ATTRIBUTES:
+                    op.attributes.pop(name, None)
+                op.attributes[marker] = UnitAttr()
+                if written in KERNEL_CALLING_CONVENTIONS:  # another vendor's: the marker decides
+                    op.properties["CConv"] = llvm.CallingConventionAttr("ccc")
+            elif written.removesuffix("cc") != convention:
+                raise GpuAllocPassError(
+                    f"kernel '{op.sym_name.data}' is an llvm.func that MLIR's "
+                    f"{device.target.backend_name} lowering would make a plain function: "
+                    f"give it the {convention}cc calling convention",
+                    op,
+                )
+
+
+def _as_gpu_kernel(function: func.FuncOp) -> None:
+    body = function.detach_region(function.body)
+    for ret in [op for op in body.walk() if isinstance(op, func.ReturnOp)]:
+        Rewriter.replace_op(ret, gpu.ReturnOp(ret.operands))
+    kernel = gpu.FuncOp(function.sym_name.data, function.function_type, body, kernel=True)
+    kept = {"sym_name", "function_type", "sym_visibility", *KERNEL_ATTRIBUTES}
+    for name, value in function.attributes.items():
+        if name not in kept:
+            kernel.attributes[name] = value
+    kernel.attributes["gpu.kernel"] = UnitAttr()
+    Rewriter.replace_op(function, kernel)
 
 
 def binaries_from_mlir_output(output: str) -> dict[str, tuple[str, str]]:

@@ -114,6 +114,7 @@ AMD = TargetDescription(
             "--gpu-module-to-binary=format=isa",
         ),
         device_code_only=True,
+        kernel_attribute="rocdl.kernel",
         numbered_spaces=True,
         # MLIR 22's ROCDL lowering puts a private attribution's alloca in address space 5
         # and its descriptor in the attribution's space: a spelled private space or none

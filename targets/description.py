@@ -210,6 +210,9 @@ class MlirPipeline:
     """Address spaces to renumber in the LLVM IR MLIR made (contract number: target's)."""
     device_code_only: bool = False
     """Hand MLIR only the `gpu.module`s: the pipeline lowers no host code."""
+    kernel_attribute: str = ""
+    """The attribute that makes an `llvm.func` a kernel entry point in MLIR's translation
+    to LLVM IR (`nvvm.kernel`, `rocdl.kernel`); "" where there is none."""
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,7 @@ NVIDIA = TargetDescription(
             "cubin-features=+ptx{isa_version} cubin-format=isa",
         ),
         library_option="--nvvm-attach-target=chip={chip} features=+ptx{isa_version} l={library}",
+        kernel_attribute="nvvm.kernel",
     ),
     isa_versions=PTX_VERSIONS,
     default_isa_version=80,
