@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
 from gpu_alloc.dialect.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
+from gpu_alloc.dialect.mlir_syntax import with_declared_syntax
 from gpu_alloc.dialect.mlir_transform import script_op_type
 from gpu_alloc.dialect.spellings import space_number as space_number  # re-exported
 from xdsl.dialects import gpu
@@ -163,18 +164,6 @@ def attr_dict(parser: Parser, keyword: bool = False) -> dict[str, Attribute]:
     return parser.parse_optional_attr_dict()
 
 
-def parse_typed_values(parser: Parser) -> list[SSAValue]:
-    """%a, %b `:` type, type (or nothing)."""
-    unresolved = parser.parse_optional_undelimited_comma_separated_list(
-        parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
-    )
-    if not unresolved:
-        return []
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    return list(parser.resolve_operands(unresolved, types, parser.pos))
-
-
 # ----------------------------------------------------------------------------- simple ops
 
 _Op = TypeVar("_Op", bound=IRDLOperation)
@@ -242,11 +231,6 @@ def _parse_index_op(cls: type[_Op], parser: Parser) -> _Op:
     return _create_index_op(cls, parser, props)
 
 
-def _parse_nullary(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.terminator`: an attribute dictionary at most."""
-    return cls.create(attributes=attr_dict(parser))
-
-
 def _parse_barrier(cls: type[_Op], parser: Parser) -> _Op:
     """`gpu.barrier (memfence [#gpu.address_space<...>, ...])?`
 
@@ -266,20 +250,6 @@ def _parse_barrier(cls: type[_Op], parser: Parser) -> _Op:
         attributes["address_spaces"] = ArrayAttr(spaces)
     attributes.update(attr_dict(parser))
     return cls.create(attributes=attributes)
-
-
-def _parse_values(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.return %a, %b : t1, t2`, `gpu.yield ...`"""
-    operands = parse_typed_values(parser)
-    return cls.create(operands=operands, attributes=attr_dict(parser))
-
-
-def _parse_typed_operand(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.host_register %m : memref<*xf32>`"""
-    value = parser.parse_unresolved_operand()
-    parser.parse_punctuation(":")
-    operand = parser.resolve_operand(value, parser.parse_type())
-    return cls.create(operands=[operand], attributes=attr_dict(parser))
 
 
 def _parse_wait(cls: type[_Op], parser: Parser) -> _Op:
@@ -367,11 +337,12 @@ SubgroupIdOp = _with_syntax(gpu.SubgroupIdOp, _parse_index_op)
 NumSubgroupsOp = _with_syntax(gpu.NumSubgroupsOp, _parse_index_op)
 SubgroupSizeOp = _with_syntax(gpu.SubgroupSizeOp, _parse_index_op)
 BarrierOp = _with_syntax(gpu.BarrierOp, _parse_barrier)
-HostRegisterOp = _with_syntax(gpu.HostRegisterOp, _parse_typed_operand)
-HostUnregisterOp = _with_syntax(gpu.HostUnregisterOp, _parse_typed_operand)
-TerminatorOp = _with_syntax(gpu.TerminatorOp, _parse_nullary)
-ReturnOp = _with_syntax(gpu.ReturnOp, _parse_values)
-YieldOp = _with_syntax(gpu.YieldOp, _parse_values)
+# the formats of GPUOps.td
+HostRegisterOp = with_declared_syntax(gpu.HostRegisterOp, "$value attr-dict `:` type($value)")
+HostUnregisterOp = with_declared_syntax(gpu.HostUnregisterOp, "$value attr-dict `:` type($value)")
+TerminatorOp = with_declared_syntax(gpu.TerminatorOp, "attr-dict")
+ReturnOp = with_declared_syntax(gpu.ReturnOp, "attr-dict ($args^ `:` type($args))?")
+YieldOp = with_declared_syntax(gpu.YieldOp, "attr-dict ($values^ `:` type($values))?")
 WaitOp = _with_syntax(gpu.WaitOp, _parse_wait)
 AllocOp = _with_syntax(gpu.AllocOp, _parse_alloc)
 DeallocOp = _with_syntax(gpu.DeallocOp, _parse_dealloc, fixed_operands=1)
