@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -68,9 +69,7 @@ class ShapeCastOp(IRDLOperation):
     result = result_def(VectorType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        return _unary(cls, parser, between=dict)
+    assembly_format = "$source attr-dict `:` type($source) `to` type($result)"  # VectorOps.td
 
 
 @irdl_op_definition
@@ -106,9 +105,8 @@ class ExtractStridedSliceOp(IRDLOperation):
     result = result_def(VectorType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        return _unary(cls, parser, between=dict)
+    irdl_options = (ParsePropInAttrDict(),)  # MLIR's inherent attributes sit there
+    assembly_format = "$source attr-dict `:` type($source) `to` type($result)"  # VectorOps.td
 
 
 @irdl_op_definition
@@ -149,11 +147,7 @@ class StepOp(IRDLOperation):
     result = result_def(VectorType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        return finish_op(cls, parser, [], [parser.parse_type()], (), attributes)
+    assembly_format = "attr-dict `:` type($result)"  # VectorOps.td
 
 
 @irdl_op_definition
@@ -217,6 +211,7 @@ class ConstantMaskOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        # MLIR's `$mask_dim_sizes` is a bare `[2]`; xDSL's formats spell `array<i64: 2>`
         sizes = parse_i64_array(parser)
         attributes = parser.parse_optional_attr_dict() | {"mask_dim_sizes": sizes}
         parser.parse_punctuation(":")
