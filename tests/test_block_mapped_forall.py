@@ -159,6 +159,7 @@ func.func @host(%out: memref<4xf32>) {
     [
         ("#gpu.block<x>, #gpu.block<x>", "its own block dimension"),
         ("#gpu.block<x>, #gpu.block<linear_dim_0>", "its own block dimension"),
+        ("#gpu.block<x>", "its own block dimension"),  # one mapping for two loops
         ("#gpu.thread<y>, #gpu.thread<x>", "transform.gpu.map_nested_forall_to_threads"),
     ],
 )

@@ -321,15 +321,22 @@ def _distribute_over_blocks(
     iteration in every block: the same results for independent iterations, at the grid's
     size times the work."""
     _check_device_code(op)
+    linear = all(d.startswith("linear_dim_") for d in dimensions)
+    distinct = len(set(dimensions)) == len(dimensions) == len(bounds)
+    if not distinct or not (linear or all(d in _DIMENSIONS for d in dimensions)):
+        raise GpuAllocPassError(
+            "an scf.forall mapped to blocks maps each loop to its own block dimension "
+            f"or all of them linearly, not {', '.join(dimensions)}",
+            op,
+        )
     counts = [
         builder.binary("arith.ceildivsi", builder.binary("arith.subi", ub, lb), step)
         for lb, ub, step in bounds
     ]
-    linear = all(d.startswith("linear_dim_") for d in dimensions)
     if linear:
         linear_id, n_blocks = _linear_block(builder)
         loops = [(linear_id, builder.fold("arith.muli", counts), n_blocks)]
-    elif all(d in _DIMENSIONS for d in dimensions) and len(set(dimensions)) == len(dimensions):
+    else:
         loops = [
             (
                 _block_value(builder, gpu.BlockIdOp, d),
@@ -338,12 +345,6 @@ def _distribute_over_blocks(
             )
             for d, count in zip(dimensions, counts, strict=True)
         ]
-    else:
-        raise GpuAllocPassError(
-            "an scf.forall mapped to blocks maps each loop to its own block dimension "
-            f"or all of them linearly, not {', '.join(dimensions)}",
-            op,
-        )
     bodies = [Block(arg_types=[_INDEX]) for _ in loops]
     for outer, inner, (first, end, stride) in zip(bodies, bodies[1:], loops[1:], strict=False):
         outer.add_op(scf.ForOp(first, end, stride, [], Region(inner)))
