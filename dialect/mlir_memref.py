@@ -17,10 +17,10 @@ generic one (which `mlir-opt` reads). Kept in one module to propose upstream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from gpu_alloc.dialect.mlir_syntax import with_declared_syntax
+from gpu_alloc.dialect.mlir_syntax import with_declared_syntax, with_parser
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -159,14 +159,6 @@ class TransposeOp(IRDLOperation):
         )
 
 
-def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> type[_Op]:
-    """`base` with MLIR's custom syntax `parse`: a plain subclass that only parses, as
-    `GlobalOp`; the ops it makes are xDSL's own."""
-    namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
-    namespace["create"] = classmethod(lambda cls, **kwargs: base.create(**kwargs))
-    return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
-
-
 # the formats of MemRefOps.td
 CastOp = with_declared_syntax(memref.CastOp, "$source attr-dict `:` type($source) `to` type($dest)")
 MemorySpaceCastOp = with_declared_syntax(
@@ -176,7 +168,7 @@ CopyOp = with_declared_syntax(
     memref.CopyOp,
     "$source `,` $destination attr-dict `:` type($source) `to` type($destination)",
 )
-AtomicRMWOp = _with_syntax(memref.AtomicRMWOp, _parse_atomic_rmw)
+AtomicRMWOp = with_parser(memref.AtomicRMWOp, _parse_atomic_rmw)
 ExtractAlignedPointerAsIndexOp = with_declared_syntax(
     memref.ExtractAlignedPointerAsIndexOp,
     "$source `:` type($source) `->` type($aligned_pointer) attr-dict",

@@ -20,7 +20,7 @@ written so that it could be proposed to xDSL as it is:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, StringAttr, i32, i64
@@ -34,23 +34,24 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 _OpT = TypeVar("_OpT", bound=IRDLOperation)
 
 
-def with_declared_syntax(base: type[_OpT], assembly_format: str) -> type[_OpT]:
-    """`base` (an op xDSL defines and prints in generic form) reading MLIR's declarative
-    `assemblyFormat` (copied from MLIR's ODS file): a plain subclass that only parses, with
-    xDSL's own `FormatProgram`; the ops it makes are `base`'s, so they print as xDSL
-    prints them. xDSL cannot define an op twice, so the format cannot go on `base`."""
-    program = FormatProgram.from_str(assembly_format, base.get_irdl_definition())
-
-    def parse(cls: type[_OpT], parser: Parser) -> _OpT:
-        return program.parse(parser, base)
-
+def with_parser(base: type[_OpT], parse: Callable[[type[_OpT], Parser], _OpT]) -> type[_OpT]:
+    """`base` (an op xDSL defines and prints in generic form) reading MLIR's custom syntax
+    with `parse`: a plain subclass that only parses (xDSL cannot define an op twice); the
+    ops it makes are `base`'s own, so passes see the op they know and it prints as xDSL
+    prints it."""
     namespace: dict[str, object] = {
         "parse": classmethod(parse),
         "create": classmethod(lambda cls, **kwargs: base.create(**kwargs)),
         "__doc__": base.__doc__,
-        "declared_format": assembly_format,
     }
     return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
+
+
+def with_declared_syntax(base: type[_OpT], assembly_format: str) -> type[_OpT]:
+    """`with_parser` for MLIR's declarative `assemblyFormat` (copied from MLIR's ODS
+    file), parsed by xDSL's own `FormatProgram`."""
+    program = FormatProgram.from_str(assembly_format, base.get_irdl_definition())
+    return with_parser(base, lambda cls, parser: program.parse(parser, base))
 
 
 def parse_index_list(parser: Parser) -> list[SSAValue]:

@@ -20,6 +20,7 @@ from gpu_alloc.dialect import LAYOUT_ATTR, AllocOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.sim import SimulationError
 from gpu_alloc.transforms.pre_lowering import pre_lower
+from lowering_support import run_pipeline
 from opencl_differential import compare
 from xdsl.dialects import gpu, scf
 from xdsl.dialects.builtin import ModuleOp
@@ -64,13 +65,8 @@ GRIDS = {
 }
 
 
-FUSE = ("import-gpu-allocs", "fuse-gpu-allocs", "flatten-aliases")
-
-
 def _fused(text: str) -> ModuleOp:
-    module = api.parse(text)
-    PassPipeline(tuple(api.PASSES[name]() for name in FUSE)).apply(api.register(), module)
-    return module
+    return run_pipeline(api.parse(text), "import-gpu-allocs,fuse-gpu-allocs,flatten-aliases")
 
 
 def _backings(module: ModuleOp) -> list[AllocOp]:

@@ -28,6 +28,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage_rows import COLUMNS
 from gpu_alloc.sim import SimulationError
 from gpu_alloc.transforms.block_level_code import block_level_code
+from lowering_support import run_pipeline
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, UnitAttr
 from xdsl.passes import PassPipeline
@@ -371,24 +372,13 @@ gpu.module @m {
 """A private attribution in the default memory space (MLIR's own default for one) beside
 two workgroup ones: `o[t] = t`, through `p`, `w[63 - t]` and `v[63 - t]`."""
 
-PRIVATE_FORMS = {
-    "original": (),
-    "fused": ("import-gpu-allocs", "fuse-gpu-allocs", "remove-dead-allocs", "flatten-aliases"),
-    "lowered": (
-        "import-gpu-allocs",
-        "fuse-gpu-allocs",
-        "remove-dead-allocs",
-        "flatten-aliases",
-        "lower-gpu-allocs",
-    ),
-}
+_FUSED = "import-gpu-allocs,fuse-gpu-allocs,remove-dead-allocs,flatten-aliases"
+PRIVATE_FORMS = {"original": "", "fused": _FUSED, "lowered": f"{_FUSED},lower-gpu-allocs"}
 
 
 def _private_form(form: str) -> str:
     module = api.parse(PRIVATE_DEFAULT)
-    passes = tuple(api.PASSES[name]() for name in PRIVATE_FORMS[form])
-    PassPipeline(passes).apply(api.register(), module)
-    return str(module)
+    return str(run_pipeline(module, PRIVATE_FORMS[form]) if PRIVATE_FORMS[form] else module)
 
 
 @pytest.mark.parametrize("form", list(PRIVATE_FORMS))
