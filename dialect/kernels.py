@@ -22,6 +22,10 @@ from xdsl.ir import Operation
 KernelFunction = gpu.FuncOp | func.FuncOp
 """A kernel whose body the passes and the simulator read (`llvm.func` bodies they do not)."""
 
+AnyFunction = gpu.FuncOp | func.FuncOp | llvm.FuncOp
+"""Every function op `is_kernel` classifies: what counts a kernel's workgroup memory and
+names the function a diagnostic is in."""
+
 KERNEL_ATTRIBUTES = ("gpu.kernel", "nvvm.kernel", "rocdl.kernel")
 """The (unit) attributes that mark a function a kernel: MLIR's `gpu`, NVVM and ROCDL ones."""
 
@@ -64,6 +68,7 @@ def is_kernel(op: Operation) -> bool:
 
 
 __all__ = [
+    "AnyFunction",
     "KernelFunction",
     "KERNEL_ATTRIBUTES",
     "KERNEL_CALLING_CONVENTIONS",

@@ -157,7 +157,7 @@ def _refuse_dynamic(site: AllocationSite, alloc: AllocOp) -> GpuAllocPassError:
         size = static_byte_size(_memref_type(alloc))
         what = (
             f"shared allocation '{name}' of {size} bytes (above the "
-            f"{site.device.static_shared_limit} a {site.device.target.vendor} kernel may "
+            f"{site.device.static_shared_limit} {site.device.target.vendor} kernels may "
             "declare statically)"
         )
     return GpuAllocPassError(f"{what} in {site.where} cannot be lowered: {site.dynamic}", alloc)
@@ -268,8 +268,8 @@ class LowerSharedAlloc(RewritePattern):
             emit_remark(  # the target moved it: say so, with what the launch now needs
                 "lower-gpu-allocs",
                 f"'{alloc.alloc_name.data}' ({static_bytes} B) in {site.where} is placed in "
-                f"dynamic shared memory, above the {site.device.static_shared_limit} B a "
-                f"{site.device.target.vendor} kernel may declare statically: each launch "
+                f"dynamic shared memory, above the {site.device.static_shared_limit} B "
+                f"{site.device.target.vendor} kernels may declare statically: each launch "
                 f"sets dynamic_shared_memory_size, the kernel records "
                 f"{DYNAMIC_SHARED_BYTES} = {static_bytes}, and the host must raise "
                 f"{site.device.target.dynamic_shared_opt_in} to {static_bytes}",

@@ -16,7 +16,7 @@ why, and the backend that can. docs/coverage.md's table is this table (scripts/c
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.kernels import is_kernel
+from gpu_alloc.dialect.kernels import AnyFunction, is_kernel
 from gpu_alloc.dialect.memory import is_workgroup_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage_rows import ALL as ALL
@@ -30,7 +30,7 @@ from gpu_alloc.lowering.coverage_rows import _rows
 from gpu_alloc.lowering.coverage_rows import refused as refused
 from gpu_alloc.memref_sizes import element_type_name
 from gpu_alloc.targets import TARGETS, TargetDescription
-from xdsl.dialects import func, gpu, llvm, memref
+from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Operation
 
@@ -398,7 +398,7 @@ def _place(op: Operation) -> str:
     """Where `op` is: `kernel 'k'`, `function 'f'` (a device function), or `gpu.module
     'm'` for an op outside any function (a global)."""
     parent = op.parent_op()
-    while parent is not None and not isinstance(parent, gpu.FuncOp | func.FuncOp | llvm.FuncOp):
+    while parent is not None and not isinstance(parent, AnyFunction):
         if isinstance(parent, gpu.ModuleOp):
             return f"gpu.module '{parent.sym_name.data}'"
         parent = parent.parent_op()

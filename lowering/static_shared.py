@@ -15,13 +15,13 @@ refuse it later, unlocated, or worse).
 from __future__ import annotations
 
 from gpu_alloc.dialect.backing import dynamic_shared_bytes
-from gpu_alloc.dialect.kernels import is_kernel
+from gpu_alloc.dialect.kernels import AnyFunction, is_kernel
 from gpu_alloc.dialect.mlir_gpu_kernels import workgroup_count
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
-from xdsl.dialects import func, gpu, llvm
+from xdsl.dialects import gpu
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 
@@ -41,11 +41,8 @@ def static_shared_bytes(gpu_module: gpu.ModuleOp) -> dict[str, int]:
     return {
         op.sym_name.data: shared_global_bytes_read(op) + _attribution_bytes(op)
         for op in gpu_module.body.ops
-        if isinstance(op, _FUNCTIONS) and is_kernel(op)
+        if isinstance(op, AnyFunction) and is_kernel(op)
     }
-
-
-_FUNCTIONS = (gpu.FuncOp, func.FuncOp, llvm.FuncOp)
 
 
 def _kernels_by_name(module: Operation) -> dict[tuple[str, str], Operation]:
@@ -54,7 +51,7 @@ def _kernels_by_name(module: Operation) -> dict[tuple[str, str], Operation]:
         for gpu_module in module.walk()
         if isinstance(gpu_module, gpu.ModuleOp)
         for op in gpu_module.body.ops
-        if isinstance(op, _FUNCTIONS)
+        if isinstance(op, AnyFunction)
     }
 
 
@@ -73,8 +70,8 @@ def check_static_shared(lowered: ModuleOp, device: Device, source: ModuleOp) -> 
             at = kernels.get((gpu_module.sym_name.data, name))
             if static_limit is not None and total > static_limit and static_limit < limit:
                 raise GpuAllocPassError(
-                    f"kernel '{name}' uses {total} bytes of static {shared} memory; a "
-                    f"{device.target.vendor} kernel may declare {static_limit} statically",
+                    f"kernel '{name}' uses {total} bytes of static {shared} memory; "
+                    f"{device.target.vendor} kernels may declare {static_limit} statically",
                     at,
                 )
             if total + dynamic > limit:

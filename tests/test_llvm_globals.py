@@ -153,3 +153,18 @@ def test_fuse_counts_an_llvm_global_the_kernel_reads():
     small = api.parse(GPU_KERNEL.replace("8192 x f32", "1024 x f32"))
     PassPipeline((api.ImportGpuAllocsPass(), api.FuseGpuAllocsPass())).apply(api.register(), small)
     assert "shared_alloc" in str(small)
+
+
+def test_fuse_says_it_leaves_an_llvm_kernels_globals_alone(tmp_path: Path):
+    """An llvm.func kernel is a kernel (not "no kernel"): fuse names it and the bytes of
+    workgroup globals it reads (400 + 3), and leaves the module as it was."""
+    source = tmp_path / "k.mlir"
+    source.write_text(LLVM_KERNEL.format(space=3, n=100, marker="nvvm.kernel"))
+    done = subprocess.run(
+        [OPT, "-p", "fuse-gpu-allocs", str(source)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "no kernel" not in done.stderr
+    assert "'k' is an llvm.func kernel" in done.stderr
+    assert "its 403 B of workgroup globals stay as they are" in done.stderr
+    assert "shared_alloc" not in done.stdout and "@buf" in done.stdout

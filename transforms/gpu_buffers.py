@@ -26,7 +26,8 @@ from gpu_alloc.transforms.memory_effects import (
     opaque_ancestor,
     use_kind,
 )
-from xdsl.dialects import func, gpu, memref
+from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
+from xdsl.dialects import func, gpu, llvm, memref
 from xdsl.dialects.builtin import (
     ModuleOp,
     UnregisteredOp,
@@ -154,13 +155,25 @@ def fuse_remarks(module: ModuleOp) -> list[Remark]:
     workgroup memory that is not a `gpu_alloc` allocation (at the region's op)."""
     remarks: list[Remark] = []
     regions = list(block_level_regions(module))
-    if not block_level_code(module):
+    llvm_kernels = [op for op in walk_ops(module) if isinstance(op, llvm.FuncOp) and is_kernel(op)]
+    if not block_level_code(module) and not llvm_kernels:
         remarks.append(
             Remark(
-                "no kernel (gpu.func with 'kernel', gpu.launch, or func.func allocating "
-                "workgroup memory) in the module: nothing to fuse"
+                "no kernel (gpu.func with 'kernel', gpu.launch, func.func allocating "
+                "workgroup memory, or an llvm.func kernel) in the module: nothing to fuse"
             )
         )
+    for kernel in llvm_kernels:
+        if global_bytes := shared_global_bytes_read(kernel):
+            remarks.append(
+                Remark(
+                    f"'{kernel.sym_name.data}' is an llvm.func kernel: fuse-gpu-allocs does "
+                    f"not rewrite LLVM-dialect code, so its {global_bytes} B of workgroup "
+                    "globals stay as they are (lower-gpu-allocs checks them against the "
+                    "target's limit)",
+                    kernel,
+                )
+            )
     for op, _ in regions:
         where = region_name(op)
         unowned = unowned_workgroup_memory(op)

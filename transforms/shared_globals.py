@@ -11,6 +11,7 @@ has: NVPTX, AMDGPU and SPIR-V)."""
 from __future__ import annotations
 
 from gpu_alloc.dialect import memory_space_of
+from gpu_alloc.dialect.kernels import AnyFunction
 from gpu_alloc.memref_sizes import llvm_type_bytes, static_byte_size
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from xdsl.dialects import func, gpu, llvm, memref
@@ -65,9 +66,7 @@ def shared_global_bytes_read(code: Operation) -> int:
     if not sizes:
         return 0
     functions = {
-        op.sym_name.data: op
-        for op in table.regions[0].blocks[0].ops
-        if isinstance(op, gpu.FuncOp | func.FuncOp | llvm.FuncOp)
+        op.sym_name.data: op for op in table.regions[0].blocks[0].ops if isinstance(op, AnyFunction)
     }
     used, callees = references(code)
     seen: set[str] = set()

@@ -11,7 +11,7 @@
 // RUN: not gpu-alloc-opt %s -t 'amdgcn{chip=gfx942}' -p 'lower-gpu-allocs{chip=sm_90}' 2>&1 | filecheck %s --check-prefix CONFLICT
 // RUN: not gpu-alloc-opt %s -t spirv 2>&1 | filecheck %s --check-prefix SPIRV
 
-// NVIDIA: device-function-shared.mlir:[[# @LINE + 16]]:7: error: shared allocation 'big' of 65536 bytes (above the 49152 a NVIDIA kernel may declare statically) in device function 'tile' cannot be lowered: only a kernel's launch can size dynamic shared memory
+// NVIDIA: device-function-shared.mlir:[[# @LINE + 16]]:7: error: shared allocation 'big' of 65536 bytes (above the 49152 NVIDIA kernels may declare statically) in device function 'tile' cannot be lowered: only a kernel's launch can size dynamic shared memory
 // NVIDIA-NOT: .version
 // LOWERED:     "memref.global"() <{sym_name = "tile__big", type = memref<16384xf32, 3 : i32>, initial_value, sym_visibility = "private", alignment = 16 : i64}>
 // LOWERED:     func.func @tile

@@ -48,7 +48,7 @@
 // SM90:        .target sm_90
 // SM90:        .extern .shared .align 16 .b8 __dynamic_shared_memory[];
 // SM90:        [__dynamic_shared_memory+40960]
-// REMARK:      lower-gpu-allocs: remark: 'shared_alloc' (81920 B) in kernel 'k' is placed in dynamic shared memory, above the 49152 B a NVIDIA kernel may declare statically: each launch sets dynamic_shared_memory_size, the kernel records gpu_alloc.dynamic_shared_bytes = 81920, and the host must raise cudaFuncAttributeMaxDynamicSharedMemorySize to 81920
+// REMARK:      lower-gpu-allocs: remark: 'shared_alloc' (81920 B) in kernel 'k' is placed in dynamic shared memory, above the 49152 B NVIDIA kernels may declare statically: each launch sets dynamic_shared_memory_size, the kernel records gpu_alloc.dynamic_shared_bytes = 81920, and the host must raise cudaFuncAttributeMaxDynamicSharedMemorySize to 81920
 
 // RECORDED:    {targets = [#nvvm.target<chip = "sm_90">]}
 // EMIT75:      fused.mlir:2:3: error: gpu.module @m is for ptx sm_90 (#nvvm.target<chip = "sm_90">), but -t ptx{chip=sm_75} is for ptx sm_75

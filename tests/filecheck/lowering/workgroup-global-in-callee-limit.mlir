@@ -31,7 +31,7 @@ gpu.module @m {
   }
 }
 
-// PTX: workgroup-global-in-callee-limit.mlir:21:3: error: kernel 'k' uses 82176 bytes of static shared memory; a NVIDIA kernel may declare 49152 statically
+// PTX: workgroup-global-in-callee-limit.mlir:21:3: error: kernel 'k' uses 82176 bytes of static shared memory; NVIDIA kernels may declare 49152 statically
 // PTX-NOT: .entry
 // AMD: workgroup-global-in-callee-limit.mlir:21:3: error: kernel 'k' uses 82176 bytes of static LDS memory; one block of gfx942 may use 65536
 // FUSE: workgroup-global-in-callee-limit.mlir:21:3: error: kernel 'k' needs 82176 bytes of shared memory with the functions it calls (256 B its own; workgroup memref.globals 81920 B), over the limit of 49152 (what one block of ptx (any sm_XX) may use); largest: 'a' (256 B)

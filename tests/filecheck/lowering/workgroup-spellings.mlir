@@ -26,7 +26,7 @@
 // RUN: ld.lld-22 -shared %t.a.o -o %t.a.hsaco
 // RUN: gpu-alloc-opt %S/inputs/target/attribution_50k.mlir -t 'amdgcn{backend=mlir}' | filecheck %s --check-prefix A-AMD
 
-// G-PTX:       global_96k_named_space.mlir:4:3: error: kernel 'k' uses 98304 bytes of static shared memory; a NVIDIA kernel may declare 49152 statically
+// G-PTX:       global_96k_named_space.mlir:4:3: error: kernel 'k' uses 98304 bytes of static shared memory; NVIDIA kernels may declare 49152 statically
 // G-PTX-NOT:   .version
 // G-AMD:       global_96k_named_space.mlir:4:3: error: kernel 'k' uses 98304 bytes of static LDS memory; one block of gfx942 may use 65536
 // G-AMD-NOT:   <unknown>
@@ -35,7 +35,7 @@
 // G-SPIRV-NOT: OpCapability
 // G-GFX950:    .amdhsa_group_segment_fixed_size 98304
 
-// A-PTX:       attribution_50k.mlir:3:3: error: kernel 'k' uses 51200 bytes of static shared memory; a NVIDIA kernel may declare 49152 statically
+// A-PTX:       attribution_50k.mlir:3:3: error: kernel 'k' uses 51200 bytes of static shared memory; NVIDIA kernels may declare 49152 statically
 // A-PTX-NOT:   .version
 // A-SPIRV:     attribution_50k.mlir:3:3: error: kernel 'k' uses 51200 bytes of static Workgroup memory; one block of generic may use 32768
 // A-SPIRV-NOT: OpCapability
