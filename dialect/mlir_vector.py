@@ -4,18 +4,20 @@ IREE's and IMEX's kernels reshape and reduce vectors with `vector.shape_cast`,
 `transpose`, `extract_strided_slice`, `insert_strided_slice`, `step`,
 `multi_reduction`, `from_elements`, `to_elements`, `constant_mask`, `interleave`,
 `deinterleave`, `contract`, `outerproduct`, and touch memory with `vector.gather` and
-`vector.scatter`. This module adds them with MLIR's custom syntax (VectorOps.td in
-MLIR 22) and prints MLIR's generic form; the reductions and contractions are in
-`mlir_vector_contract`. Only `gather` (reads its base) and `scatter`
-(writes it) touch a memref (`transforms/memory_effects.py`). `MLIR_VECTOR` is xDSL's
-`vector` with these. Written to be proposed to xDSL as it is.
+`vector.scatter`. This module adds them; each declares the `assemblyFormat` of MLIR
+22's VectorOps.td, which it reads and prints (a dense array property such as
+`transpose`'s permutation is the bare `[1, 0]`; the element types of `from_elements`
+and `to_elements` follow from the vector's, `mlir_directives_vector.VectorElements`).
+The reductions and contractions are in `mlir_vector_contract`. Only `gather` (reads
+its base) and `scatter` (writes it) touch a memref (`transforms/memory_effects.py`).
+`MLIR_VECTOR` is xDSL's `vector` with these. Written to be proposed to xDSL as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import ClassVar
 
-from gpu_alloc.dialect.mlir_syntax import finish_op, parse_i64_array, parse_index_list
+from gpu_alloc.dialect.mlir_directives_vector import VectorElements
 from gpu_alloc.dialect.mlir_vector_contract import CONTRACTION_OPS, IteratorTypeAttr
 from gpu_alloc.xdsl_fixes import PrintOp, PrintPunctuationAttr
 from xdsl.dialects import vector
@@ -25,11 +27,14 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     VectorType,
+    i64,
 )
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
+    VarConstraint,
+    base,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -39,24 +44,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import Pure
-
-_INDEX = IndexType()
-
-
-def _unary(
-    cls: type[IRDLOperation], parser: Parser, *, between: Callable[[], dict[str, Attribute]]
-) -> Operation:
-    """`%source (extras) attr-dict : type to type`"""
-    source = parser.parse_unresolved_operand()
-    properties = between()
-    attributes = parser.parse_optional_attr_dict() | properties
-    parser.parse_punctuation(":")
-    source_value = parser.resolve_operand(source, parser.parse_type())
-    parser.parse_keyword("to")
-    names = tuple(properties) + tuple(n for n in ("offsets", "sizes", "strides") if n in attributes)
-    return finish_op(cls, parser, [source_value], [parser.parse_type()], names, attributes)
 
 
 @irdl_op_definition
@@ -79,17 +67,13 @@ class TransposeOp(IRDLOperation):
     name = "vector.transpose"
 
     vector = operand_def(VectorType)
-    permutation = prop_def(DenseArrayBase)
+    permutation = prop_def(DenseArrayBase.constr(i64))
     result = result_def(VectorType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        def permutation() -> dict[str, Attribute]:
-            parser.parse_punctuation(",")
-            return {"permutation": parse_i64_array(parser)}
-
-        return _unary(cls, parser, between=permutation)
+    assembly_format = (  # VectorOps.td
+        "$vector `,` $permutation attr-dict `:` type($vector) `to` type($result)"
+    )
 
 
 @irdl_op_definition
@@ -115,27 +99,19 @@ class InsertStridedSliceOp(IRDLOperation):
 
     name = "vector.insert_strided_slice"
 
+    _DEST: ClassVar = VarConstraint("DEST", base(VectorType))
+
     valueToStore = operand_def(VectorType)
-    dest = operand_def(VectorType)
+    dest = operand_def(_DEST)
     offsets = prop_def(ArrayAttr)
     strides = prop_def(ArrayAttr)
-    result = result_def(VectorType)
+    result = result_def(_DEST)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dest = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_value = parser.resolve_operand(source, parser.parse_type())
-        parser.parse_keyword("into")
-        dest_type = parser.parse_type()
-        dest_value = parser.resolve_operand(dest, dest_type)
-        return finish_op(
-            cls, parser, [source_value, dest_value], [dest_type], ("offsets", "strides"), attributes
-        )
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (  # VectorOps.td
+        "$valueToStore `,` $dest attr-dict `:` type($valueToStore) `into` type($dest)"
+    )
 
 
 @irdl_op_definition
@@ -156,21 +132,13 @@ class FromElementsOp(IRDLOperation):
 
     name = "vector.from_elements"
 
-    elements = var_operand_def()
-    result = result_def(VectorType)
+    _VECTOR: ClassVar = VarConstraint("VECTOR", base(VectorType))
+
+    elements = var_operand_def(VectorElements("VECTOR"))
+    result = result_def(_VECTOR)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        elements = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result = parser.parse_type()
-        assert isinstance(result, VectorType)
-        values = [parser.resolve_operand(e, result.element_type) for e in elements]
-        return finish_op(cls, parser, [*values], [result], (), attributes)
+    assembly_format = "$elements attr-dict `:` type($result)"  # VectorOps.td
 
 
 @irdl_op_definition
@@ -179,24 +147,13 @@ class ToElementsOp(IRDLOperation):
 
     name = "vector.to_elements"
 
-    source = operand_def(VectorType)
-    elements = var_result_def()
+    _VECTOR: ClassVar = VarConstraint("VECTOR", base(VectorType))
+
+    source = operand_def(_VECTOR)
+    elements = var_result_def(VectorElements("VECTOR"))
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        source = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        if not isinstance(source_type, VectorType):
-            parser.raise_error("vector.to_elements takes a vector")
-        count = 1
-        for dim in source_type.get_shape():
-            count *= dim
-        value = parser.resolve_operand(source, source_type)
-        results = [source_type.element_type] * count
-        return finish_op(cls, parser, [value], results, (), attributes)
+    assembly_format = "$source attr-dict `:` type($source)"  # VectorOps.td
 
 
 @irdl_op_definition
@@ -205,44 +162,11 @@ class ConstantMaskOp(IRDLOperation):
 
     name = "vector.constant_mask"
 
-    mask_dim_sizes = prop_def(DenseArrayBase)
+    mask_dim_sizes = prop_def(DenseArrayBase.constr(i64))
     result = result_def(VectorType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        # MLIR's `$mask_dim_sizes` is a bare `[2]`; xDSL's formats spell `array<i64: 2>`
-        sizes = parse_i64_array(parser)
-        attributes = parser.parse_optional_attr_dict() | {"mask_dim_sizes": sizes}
-        parser.parse_punctuation(":")
-        return finish_op(cls, parser, [], [parser.parse_type()], ("mask_dim_sizes",), attributes)
-
-
-def _parse_gather_like(
-    parser: Parser, with_result: bool
-) -> tuple[list[SSAValue], list[Attribute], dict[str, Attribute]]:
-    """`%base[%i...] [%indices], %mask, %value : memref, index-vec, mask-vec, vec (into vec)?`"""
-    base = parser.parse_unresolved_operand()
-    offsets = parse_index_list(parser)
-    parser.parse_punctuation("[")
-    indices = parser.parse_unresolved_operand()
-    parser.parse_punctuation("]")
-    rest: list[UnresolvedOperand] = [indices]
-    for _ in range(2):
-        parser.parse_punctuation(",")
-        rest.append(parser.parse_unresolved_operand())
-    attributes = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    results: list[Attribute] = []
-    if with_result:
-        parser.parse_keyword("into")
-        results = [parser.parse_type()]
-    if len(types) != 4:
-        parser.raise_error("expected the base, index, mask and value types")
-    base_value = parser.resolve_operand(base, types[0])
-    values = [parser.resolve_operand(v, t) for v, t in zip(rest, types[1:], strict=True)]
-    return [base_value, *offsets, *values], results, attributes
+    assembly_format = "$mask_dim_sizes attr-dict `:` type(results)"  # VectorOps.td
 
 
 @irdl_op_definition
@@ -253,17 +177,19 @@ class GatherOp(IRDLOperation):
     name = "vector.gather"
 
     base = operand_def(MemRefType)
-    offsets = var_operand_def(IndexType)
-    indices = operand_def(VectorType)
+    indices = var_operand_def(IndexType())
+    index_vec = operand_def(VectorType)
     mask = operand_def(VectorType)
     pass_thru = operand_def(VectorType)
     alignment = opt_prop_def(Attribute)
     result = result_def(VectorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        operands, results, attributes = _parse_gather_like(parser, True)
-        return finish_op(cls, parser, operands, results, ("alignment",), attributes)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (  # VectorOps.td
+        "$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $pass_thru attr-dict `:` "
+        "type($base) `,` type($index_vec) `,` type($mask) `,` type($pass_thru) "
+        "`into` type($result)"
+    )
 
 
 @irdl_op_definition
@@ -274,16 +200,17 @@ class ScatterOp(IRDLOperation):
     name = "vector.scatter"
 
     base = operand_def(MemRefType)
-    offsets = var_operand_def(IndexType)
-    indices = operand_def(VectorType)
+    indices = var_operand_def(IndexType())
+    index_vec = operand_def(VectorType)
     mask = operand_def(VectorType)
     valueToStore = operand_def(VectorType)
     alignment = opt_prop_def(Attribute)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        operands, _, attributes = _parse_gather_like(parser, False)
-        return finish_op(cls, parser, operands, [], ("alignment",), attributes)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (  # VectorOps.td
+        "$base `[` $indices `]` `[` $index_vec `]` `,` $mask `,` $valueToStore attr-dict `:` "
+        "type($base) `,` type($index_vec) `,` type($mask) `,` type($valueToStore)"
+    )
 
 
 @irdl_op_definition
@@ -292,23 +219,14 @@ class InterleaveOp(IRDLOperation):
 
     name = "vector.interleave"
 
-    lhs = operand_def(VectorType)
-    rhs = operand_def(VectorType)
+    _SOURCE: ClassVar = VarConstraint("SOURCE", base(VectorType))
+
+    lhs = operand_def(_SOURCE)
+    rhs = operand_def(_SOURCE)
     result = result_def(VectorType)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
-        values = parser.resolve_operands([lhs, rhs], [source_type] * 2, parser.pos)
-        return finish_op(cls, parser, [*values], [result], (), attributes)
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"  # VectorOps.td
 
 
 @irdl_op_definition
@@ -317,20 +235,14 @@ class DeinterleaveOp(IRDLOperation):
 
     name = "vector.deinterleave"
 
+    _HALF: ClassVar = VarConstraint("HALF", base(VectorType))
+
     source = operand_def(VectorType)
-    res1 = result_def(VectorType)
-    res2 = result_def(VectorType)
+    res1 = result_def(_HALF)
+    res2 = result_def(_HALF)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        source = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        value = parser.resolve_operand(source, parser.parse_type())
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
-        return finish_op(cls, parser, [value], [result, result], (), attributes)
+    assembly_format = "$source attr-dict `:` type($source) `->` type($res1)"  # VectorOps.td
 
 
 NEW_OPS = (

@@ -1,19 +1,25 @@
 """The `vector` reductions and contractions GPU kernels use that xDSL 0.75 does not
 define: `vector.multi_reduction`, `vector.contract` (with `#vector.iterator_type`) and
-`vector.outerproduct`, with MLIR 22's custom syntax, printed in MLIR's generic form. None
-touches memory. Part of `mlir_vector`'s `MLIR_VECTOR`. Written to be proposed to xDSL
+`vector.outerproduct`. `multi_reduction` declares the `assemblyFormat` of MLIR 22's
+VectorOps.td, which it reads and prints; MLIR parses `contract` and `outerproduct` in
+C++, and so do their parsers here (they print MLIR's generic form). None touches
+memory. Part of `mlir_vector`'s `MLIR_VECTOR`. Written to be proposed to xDSL
 as it is.
 """
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.mlir_syntax import finish_op, parse_i64_array
+from typing import ClassVar
+
+from gpu_alloc.dialect.mlir_syntax import finish_op
 from xdsl.dialects import vector
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, StringAttr, VectorType
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, StringAttr, VectorType, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Operation
 from xdsl.irdl import (
+    AnyAttr,
     IRDLOperation,
+    VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -45,6 +51,7 @@ class IteratorTypeAttr(EnumAttribute[IteratorType]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> IteratorType:
+        # MLIR's `<$value>`: xDSL's EnumAttribute spells it by hand (as for vector.kind)
         with parser.in_angle_brackets():
             return parser.parse_str_enum(IteratorType)
 
@@ -55,36 +62,18 @@ class MultiReductionOp(IRDLOperation):
 
     name = "vector.multi_reduction"
 
+    _DEST: ClassVar = VarConstraint("DEST", AnyAttr())
+
     source = operand_def(VectorType)
-    acc = operand_def()
+    acc = operand_def(_DEST)
     kind = prop_def(vector.CombiningKindAttr)
-    reduction_dims = prop_def(DenseArrayBase)
-    dest = result_def()
+    reduction_dims = prop_def(DenseArrayBase.constr(i64))
+    dest = result_def(_DEST)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Operation:
-        kind = vector.CombiningKindAttr(vector.CombiningKindAttr.parse_parameter(parser))
-        parser.parse_punctuation(",")
-        source = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        acc = parser.parse_unresolved_operand()
-        dims = parse_i64_array(parser)
-        attributes = parser.parse_optional_attr_dict()
-        attributes |= {"kind": kind, "reduction_dims": dims}
-        parser.parse_punctuation(":")
-        source_value = parser.resolve_operand(source, parser.parse_type())
-        parser.parse_keyword("to")
-        dest_type = parser.parse_type()
-        acc_value = parser.resolve_operand(acc, dest_type)
-        return finish_op(
-            cls,
-            parser,
-            [source_value, acc_value],
-            [dest_type],
-            ("kind", "reduction_dims"),
-            attributes,
-        )
+    assembly_format = (  # VectorOps.td
+        "$kind `,` $source `,` $acc attr-dict $reduction_dims `:` type($source) `to` type($dest)"
+    )
 
 
 @irdl_op_definition
@@ -105,6 +94,7 @@ class ContractOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        # MLIR parses it in C++ (ContractionOp::parse: hasCustomAssemblyFormat)
         attributes = parser.parse_optional_attr_dict()
         iterators = attributes.get("iterator_types")
         if isinstance(iterators, ArrayAttr):
@@ -144,6 +134,7 @@ class OuterProductOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
+        # MLIR parses it in C++ (OuterProductOp::parse: hasCustomAssemblyFormat)
         operands = parser.parse_comma_separated_list(
             parser.Delimiter.NONE, parser.parse_unresolved_operand
         )
