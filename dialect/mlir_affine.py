@@ -17,6 +17,7 @@ xDSL's `affine` with these. Written to be proposed to xDSL as it is.
 
 from __future__ import annotations
 
+from gpu_alloc.dialect.mlir_directives_loops import ParenDynamicIndexList, UnitProperty
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -25,7 +26,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     UnitAttr,
-    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
@@ -95,22 +95,6 @@ class MaxOp(IRDLOperation):
         return op
 
 
-def _parse_basis(parser: Parser) -> tuple[list[SSAValue], DenseArrayBase]:
-    """`(4, %n, 32)`: the dynamic basis operands and MLIR's `static_basis`."""
-    dynamic: list[SSAValue] = []
-    static: list[int] = []
-
-    def entry() -> None:
-        if (value := parser.parse_optional_integer()) is not None:
-            static.append(value)
-        else:
-            dynamic.append(parser.parse_operand(_INDEX))
-            static.append(DYNAMIC)
-
-    parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry)
-    return dynamic, DenseArrayBase.from_list(i64, static)
-
-
 @irdl_op_definition
 class DelinearizeIndexOp(IRDLOperation):
     """`%q:N = affine.delinearize_index %i into (basis) : index, ...`"""
@@ -124,20 +108,11 @@ class DelinearizeIndexOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DelinearizeIndexOp:
-        index = parser.parse_operand(_INDEX)
-        parser.parse_keyword("into")
-        dynamic, static = _parse_basis(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls.create(
-            operands=[index, *dynamic],
-            result_types=types,
-            properties={"static_basis": static},
-            attributes=attributes,
-        )
+    custom_directives = (ParenDynamicIndexList,)
+    assembly_format = (  # AffineOps.td
+        "$linear_index `into` custom<ParenDynamicIndexList>($dynamic_basis, $static_basis) "
+        "attr-dict `:` type($multi_index)"
+    )
 
 
 @irdl_op_definition
@@ -156,28 +131,12 @@ class LinearizeIndexOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LinearizeIndexOp:
-        properties: dict[str, UnitAttr | DenseArrayBase] = {}
-        if parser.parse_optional_keyword("disjoint") is not None:
-            properties["disjoint"] = UnitAttr()
-        indices = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_operand(_INDEX)
-        )
-        parser.parse_keyword("by")
-        dynamic, properties["static_basis"] = _parse_basis(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result = parser.parse_type()
-        properties["operandSegmentSizes"] = DenseArrayBase.from_list(
-            i32, [len(indices), len(dynamic)]
-        )
-        return cls.create(
-            operands=[*indices, *dynamic],
-            result_types=[result],
-            properties=properties,
-            attributes=attributes,
-        )
+    custom_directives = (ParenDynamicIndexList, UnitProperty)
+    assembly_format = (  # AffineOps.td
+        "(`disjoint` custom<UnitProperty>($disjoint)^)? ` ` `[` $multi_index `]` `by` "
+        "custom<ParenDynamicIndexList>($dynamic_basis, $static_basis) "
+        "attr-dict `:` type($linear_index)"
+    )
 
 
 class IfOp(affine.IfOp):

@@ -2,11 +2,13 @@
 `memref.transpose`, which it lacks.
 
 Declared (`mlir_syntax.with_declared_syntax`, the `assemblyFormat` of MLIR's
-MemRefOps.td): `cast`, `memory_space_cast`, `copy`, `extract_aligned_pointer_as_index`.
-Parsed by hand: `memref.global` (MLIR's format uses the C++ directive
-`custom<GlobalMemrefOpTypeAndInitialValue>`), `memref.transpose` (MLIR parses it in C++)
-and `atomic_rmw` (its `$kind` is an MLIR enum keyword; xDSL's op stores it as an integer,
-which a declared format cannot spell).
+MemRefOps.td): `cast`, `memory_space_cast`, `copy`, `extract_aligned_pointer_as_index`,
+and `atomic_rmw` (its `$kind`, an `arith::AtomicRMWKind` keyword that xDSL's op stores as
+an integer, read by the `AtomicRMWKindKeyword` directive). Parsed by hand: `memref.global`
+(MLIR's format has `($sym_visibility^)?` and the C++ directive
+`custom<GlobalMemrefOpTypeAndInitialValue>`, while xDSL's op requires `sym_visibility`
+and `initial_value`, so an optional group cannot be anchored on them) and
+`memref.transpose` (MLIR parses it in C++, `TransposeOp::parse`).
 
     memref.global "private" constant @name : memref<4xf32, 3> = dense<0.0> {alignment = 16 : i64}
     memref.global @workspace : memref<32xf32, #gpu.address_space<workgroup>> = uninitialized
@@ -18,14 +20,14 @@ generic one (which `mlir-opt` reads). Kept in one module to propose upstream.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from dataclasses import replace
+from typing import Any
 
+from gpu_alloc.dialect.mlir_directives_loops import AtomicRMWKindKeyword
 from gpu_alloc.dialect.mlir_syntax import with_declared_syntax, with_parser
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    IndexType,
-    IntegerAttr,
     MemRefType,
     StringAttr,
     TensorType,
@@ -33,11 +35,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
+from xdsl.irdl.declarative_assembly_format import FormatProgram
 from xdsl.parser import Parser
-from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRTokenKind
-
-_Op = TypeVar("_Op", bound=Operation)
 
 
 class GlobalOp(memref.GlobalOp):
@@ -48,7 +47,7 @@ class GlobalOp(memref.GlobalOp):
     re-define a defined op, and the generic form is xDSL's."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> memref.GlobalOp:
+    def parse(cls, parser: Parser) -> memref.GlobalOp:  # xDSL gap: see the module's text
         visibility = parser.parse_optional_str_literal() or "public"
         props: dict[str, Attribute] = {"sym_visibility": StringAttr(visibility)}
         if parser.parse_optional_keyword("constant") is not None:
@@ -81,52 +80,8 @@ class GlobalOp(memref.GlobalOp):
         return memref.GlobalOp.create(properties=properties, **kwargs)  # xDSL's own op
 
 
-ATOMIC_RMW_KINDS = {
-    kind: number
-    for number, kind in enumerate(
-        "addf addi andi assign maximumf maxnumf maxs maxu minimumf minnumf mins minu mulf "
-        "muli ori xori".split()
-    )
-}
+ATOMIC_RMW_KINDS = {kind: number for number, kind in enumerate(AtomicRMWKindKeyword.KINDS)}
 """MLIR's `arith::AtomicRMWKind` names and the numbers the generic form prints."""
-
-
-def _parse_atomic_rmw(cls: type[_Op], parser: Parser) -> _Op:
-    """`KIND %value, %memref[%i, ...] attr-dict : (T, memref-type) -> T`"""
-    at = parser.pos
-    kind = parser.parse_identifier()
-    if kind not in ATOMIC_RMW_KINDS:
-        parser.raise_error(
-            f"unknown memref.atomic_rmw kind '{kind}' (one of {', '.join(ATOMIC_RMW_KINDS)})",
-            at,
-            parser.pos,
-        )
-    value = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    memref_operand = parser.parse_unresolved_operand()
-    indices = parser.parse_comma_separated_list(
-        Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
-    )
-    attributes = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    parser.parse_punctuation("(")
-    value_type = parser.parse_type()
-    parser.parse_punctuation(",")
-    memref_type = parser.parse_type()
-    parser.parse_punctuation(")")
-    parser.parse_punctuation("->")
-    result_type = parser.parse_type()
-    operands = [
-        parser.resolve_operand(value, value_type),
-        parser.resolve_operand(memref_operand, memref_type),
-        *(parser.resolve_operand(i, IndexType()) for i in indices),
-    ]
-    return cls.create(
-        operands=operands,
-        result_types=[result_type],
-        properties={"kind": IntegerAttr(ATOMIC_RMW_KINDS[kind], 64)},
-        attributes=attributes,
-    )
 
 
 @irdl_op_definition
@@ -141,21 +96,18 @@ class TransposeOp(IRDLOperation):
     result = result_def(MemRefType)
 
     @classmethod
-    def parse(cls, parser: Parser) -> TransposeOp:
+    def parse(cls, parser: Parser) -> TransposeOp:  # MLIR: TransposeOp::parse (C++)
         source = parser.parse_unresolved_operand()
-        start = parser.pos
-        while parser._current_token.kind is not MLIRTokenKind.COLON:  # pyright: ignore[reportPrivateUsage]
-            parser._consume_token()  # the map, up to the ':'  # pyright: ignore[reportPrivateUsage]
-        text = Span(start, parser.pos, parser.lexer.input).text
+        permutation = AffineMapAttr(parser.parse_affine_map())
+        attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        permutation = Parser(parser.ctx, f"affine_map<{text}>").parse_attribute()
         source_value = parser.resolve_operand(source, parser.parse_type())
         parser.parse_keyword("to")
         return cls.create(
             operands=[source_value],
             result_types=[parser.parse_type()],
             properties={"permutation": permutation},
-            attributes=parser.parse_optional_attr_dict(),
+            attributes=attributes,
         )
 
 
@@ -168,7 +120,19 @@ CopyOp = with_declared_syntax(
     memref.CopyOp,
     "$source `,` $destination attr-dict `:` type($source) `to` type($destination)",
 )
-AtomicRMWOp = with_parser(memref.AtomicRMWOp, _parse_atomic_rmw)
+# MemRefOps.td; the kind is `arith::AtomicRMWKind`'s keyword, which xDSL's op (an
+# integer property) cannot spell without a directive
+_ATOMIC_RMW = FormatProgram.from_str(
+    "custom<AtomicRMWKindKeyword>($kind) $value `,` $memref `[` $indices `]` attr-dict "
+    "`:` `(` type($value) `,` type($memref) `)` `->` type($result)",
+    replace(
+        memref.AtomicRMWOp.get_irdl_definition(),
+        custom_directives={"AtomicRMWKindKeyword": AtomicRMWKindKeyword},
+    ),
+)
+AtomicRMWOp = with_parser(
+    memref.AtomicRMWOp, lambda cls, parser: _ATOMIC_RMW.parse(parser, memref.AtomicRMWOp)
+)
 ExtractAlignedPointerAsIndexOp = with_declared_syntax(
     memref.ExtractAlignedPointerAsIndexOp,
     "$source `:` type($source) `->` type($aligned_pointer) attr-dict",
