@@ -2,8 +2,10 @@
 
 IREE computes tile sizes and thread indices with `affine.max`,
 `affine.delinearize_index` and `affine.linearize_index`, and guards tiles with
-`affine.if`. This module adds them with MLIR's custom syntax (AffineOps.td in MLIR 22)
-and prints MLIR's generic form:
+`affine.if`. This module adds them with MLIR's custom syntax (AffineOps.td in MLIR 22):
+the index (de)linearizations declare AffineOps.td's `assemblyFormat` (and print it);
+`affine.max` and `affine.if`, which MLIR parses in C++, are read by hand and print
+MLIR's generic form:
 
     %m = affine.max affine_map<(d0) -> (16, -d0 + 100)>(%i)
     %q:2 = affine.delinearize_index %i into (%n, 32) : index, index
@@ -88,7 +90,7 @@ class MaxOp(IRDLOperation):
             raise VerifyException("affine.max: one operand per dimension and symbol of the map")
 
     @classmethod
-    def parse(cls, parser: Parser) -> MaxOp:
+    def parse(cls, parser: Parser) -> MaxOp:  # MLIR: parseAffineMinMaxOp (C++)
         map_attr, operands = _parse_map_operands(parser)
         op = cls(operands, map_attr)
         op.attributes |= parser.parse_optional_attr_dict()
@@ -146,7 +148,7 @@ class IfOp(affine.IfOp):
     without values may be left out, as in MLIR."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> affine.IfOp:
+    def parse(cls, parser: Parser) -> affine.IfOp:  # MLIR: AffineIfOp::parse (C++)
         at = parser.pos
         condition = parser.parse_attribute()
         if not isinstance(condition, AffineSetAttr):

@@ -60,7 +60,7 @@ class InParallelOp(IRDLOperation):
     traits = traits_def(IsTerminator(), NoTerminator())
 
     @classmethod
-    def parse(cls, parser: Parser) -> InParallelOp:
+    def parse(cls, parser: Parser) -> InParallelOp:  # MLIR: InParallelOp::parse (C++)
         region = parser.parse_region()
         if not region.blocks:
             region.add_block(Block())
@@ -83,7 +83,8 @@ class ForallOp(IRDLOperation):
     staticUpperBound = prop_def(DenseArrayBase.constr(i64))
     staticStep = prop_def(DenseArrayBase.constr(i64))
     mapping = opt_prop_def(ArrayAttr)
-    results = var_result_def()
+    tensor_results = var_result_def()
+    """One per shared output (MLIR's `$results`, a name `Operation` already has)."""
     body = region_def("single_block")
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -122,7 +123,7 @@ class ForallOp(IRDLOperation):
             raise VerifyException("scf.forall: one block argument per loop and output")
 
     @classmethod
-    def parse(cls, parser: Parser) -> ForallOp:
+    def parse(cls, parser: Parser) -> ForallOp:  # MLIR: ForallOp::parse (C++)
         ivs = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
         )
@@ -215,7 +216,7 @@ class ParallelOp(scf.ParallelOp):
     that only parses: the op it makes is xDSL's own."""
 
     @classmethod
-    def parse(cls, parser: Parser) -> scf.ParallelOp:
+    def parse(cls, parser: Parser) -> scf.ParallelOp:  # MLIR: ParallelOp::parse (C++)
         ivs = parser.parse_comma_separated_list(
             parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
         )
