@@ -44,7 +44,7 @@ class _OpaqueBase(ParametrizedAttribute):
     text: StringAttr
     bracketed: IntAttr
 
-    @classmethod
+    @classmethod  # no format: any attribute of the dialect, kept as its text
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         if parser._current_token.kind != MLIRTokenKind.LESS:  # pyright: ignore[reportPrivateUsage]
             return (StringAttr(""), IntAttr(0))
@@ -65,7 +65,7 @@ class _OpaqueSyntaxBase(ParametrizedAttribute, OpaqueSyntaxAttribute):
 
     text: StringAttr
 
-    @classmethod
+    @classmethod  # no format: MLIR's opaque `#dialect<mnemonic ...>`, kept as its text
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         # the parser stands after the mnemonic; the caller consumes the closing `>`
         start = parser._current_token.span.start  # pyright: ignore[reportPrivateUsage]

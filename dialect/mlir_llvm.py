@@ -49,6 +49,8 @@ def calling_convention(name: str) -> llvm.CallingConventionAttr:
     return attr
 
 
+# MLIR declares CConv's `<$CallingConv>` format, but xDSL 0.75's attribute formats take no
+# parameters and the attribute is xDSL's own (not redefinable): read by hand
 def parse_calling_convention(parser: AttrParser) -> llvm.CallingConventionAttr:
     """The parameters of `#llvm.cconv<name>`, after the attribute's name."""
     parser.parse_punctuation("<")
@@ -75,7 +77,7 @@ class FuncOp(llvm.FuncOp):
     (`llvm.func ptx_kernelcc @k(...)`, as xDSL and MLIR print it). A plain subclass, as
     `mlir_memref.GlobalOp`: the op keeps xDSL's definition and printed form."""
 
-    @staticmethod
+    @staticmethod  # xDSL's hook in llvm.func's parser (MLIR: LLVMFuncOp::parse, C++)
     def _parse_cconv(parser: Parser) -> llvm.CallingConventionAttr:
         for name in sorted(MLIR_CALLING_CONVENTIONS - llvm.LLVM_CALLING_CONVS):
             if parser.parse_optional_keyword(name):

@@ -16,10 +16,9 @@ xDSL as it is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IndexType, i32, i64
+from xdsl.dialects.utils.dynamic_index_list import parse_dynamic_index_list_without_types
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -124,90 +123,70 @@ class ForallOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ForallOp:  # MLIR: ForallOp::parse (C++)
+        paren = parser.Delimiter.PAREN
         ivs = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
+            paren, lambda: parser.parse_argument(expect_type=False)
         )
-        lower: list[SSAValue | int] = [0] * len(ivs)
-        steps: list[SSAValue | int] = [1] * len(ivs)
+        mixed = lambda: parse_dynamic_index_list_without_types(  # noqa: E731
+            parser, DYNAMIC, delimiter=paren
+        )
+        none: list[UnresolvedOperand] = []
+        lower, steps = (none, [0] * len(ivs)), (none, [1] * len(ivs))
         if parser.parse_optional_keyword("in") is not None:
-            upper = _parse_mixed(parser)
+            upper = mixed()
         else:
             parser.parse_punctuation("=")
-            lower = _parse_mixed(parser)
+            lower = mixed()
             parser.parse_keyword("to")
-            upper = _parse_mixed(parser)
+            upper = mixed()
             parser.parse_keyword("step")
-            steps = _parse_mixed(parser)
-        outputs: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
-        output_types: list[Attribute] = []
+            steps = mixed()
+        outputs: list[tuple[Parser.UnresolvedArgument, object, UnresolvedOperand]] = []
+        types: list[Attribute] = []
         if parser.parse_optional_keyword("shared_outs") is not None:
-            outputs = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, lambda: _parse_assignment(parser)
+            outputs = parser.parse_comma_separated_list(  # `%arg = %value`
+                paren,
+                lambda: (
+                    parser.parse_argument(expect_type=False),
+                    parser.parse_punctuation("="),
+                    parser.parse_unresolved_operand(),
+                ),
             )
             parser.parse_punctuation("->")
-            output_types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
-        output_values = [
-            parser.resolve_operand(value, t)
-            for (_, value), t in zip(outputs, output_types, strict=True)
+            at = parser.pos
+            types = parser.parse_comma_separated_list(paren, parser.parse_type)
+            if len(types) != len(outputs):
+                parser.raise_error("scf.forall: one type per shared output", at, parser.pos)
+        properties: dict[str, Attribute] = {}
+        operands: list[SSAValue] = []
+        for key, (dynamic, static) in zip(
+            ("staticLowerBound", "staticUpperBound", "staticStep"),
+            (lower, upper, steps),
+            strict=True,
+        ):
+            properties[key] = DenseArrayBase.from_list(i64, static)
+            operands += parser.resolve_operands(dynamic, [_INDEX] * len(dynamic), parser.pos)
+        segments = [len(lower[0]), len(upper[0]), len(steps[0]), len(outputs)]
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
+        operands += [
+            parser.resolve_operand(v, t) for (_, _, v), t in zip(outputs, types, strict=True)
         ]
         args = [iv.resolve(_INDEX) for iv in ivs]
-        args += [arg.resolve(t) for (arg, _), t in zip(outputs, output_types, strict=True)]
+        args += [arg.resolve(t) for (arg, _, _), t in zip(outputs, types, strict=True)]
         region = parser.parse_region(args)
+        block = region.block
+        if not block.ops or not isinstance(block.last_op, InParallelOp):
+            block.add_op(InParallelOp.create(regions=[Region(Block())]))
         attributes = parser.parse_optional_attr_dict()
-        return _build_forall(cls, (lower, upper, steps), output_values, region, attributes)
-
-
-def _parse_assignment(parser: Parser) -> tuple[Parser.UnresolvedArgument, UnresolvedOperand]:
-    argument = parser.parse_argument(expect_type=False)
-    parser.parse_punctuation("=")
-    return argument, parser.parse_unresolved_operand()
-
-
-def _parse_mixed(parser: Parser) -> list[SSAValue | int]:
-    """`(4, %n, ...)`: constants and `index` operands."""
-
-    def entry() -> SSAValue | int:
-        if (value := parser.parse_optional_integer()) is not None:
-            return value
-        return parser.parse_operand(_INDEX)
-
-    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, entry)
-
-
-def _build_forall(
-    cls: type[ForallOp],
-    bounds: tuple[list[SSAValue | int], list[SSAValue | int], list[SSAValue | int]],
-    outputs: Sequence[SSAValue],
-    region: Region,
-    attributes: dict[str, Attribute],
-) -> ForallOp:
-    properties: dict[str, Attribute] = {}
-    operands: list[SSAValue] = []
-    segments: list[int] = []
-    for key, values in zip(
-        ("staticLowerBound", "staticUpperBound", "staticStep"), bounds, strict=True
-    ):
-        dynamic = [v for v in values if isinstance(v, SSAValue)]
-        static = [DYNAMIC if isinstance(v, SSAValue) else v for v in values]
-        properties[key] = DenseArrayBase.from_list(i64, static)
-        operands += dynamic
-        segments.append(len(dynamic))
-    if "mapping" in attributes:
-        properties["mapping"] = attributes.pop("mapping")
-    properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [*segments, len(outputs)])
-    op = cls.create(
-        operands=[*operands, *outputs],
-        result_types=[o.type for o in outputs],
-        properties=properties,
-        attributes=attributes,
-        regions=[region],
-    )
-    block = region.block
-    if not block.ops or not isinstance(block.last_op, InParallelOp):
-        block.add_op(InParallelOp.create(regions=[Region(Block())]))
-    return op
+        if "mapping" in attributes:
+            properties["mapping"] = attributes.pop("mapping")
+        return cls.create(
+            operands=operands,
+            result_types=types,
+            properties=properties,
+            attributes=attributes,
+            regions=[region],
+        )
 
 
 class ParallelOp(scf.ParallelOp):

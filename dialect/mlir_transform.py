@@ -25,10 +25,11 @@ may use any of MLIR's hundreds of transform ops (`transform.structured.*`,
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from typing import ClassVar
 
 from xdsl.dialects.builtin import StringAttr, UnregisteredOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -49,7 +50,7 @@ class _ScriptOpBase(IRDLOperation):
 
     text = prop_def(StringAttr)
 
-    @classmethod
+    @classmethod  # no format: any of MLIR's transform ops, kept as its text
     def parse(cls, parser: Parser) -> Operation:
         return cls.create(properties={"text": StringAttr(read_op_text(parser))})
 
@@ -100,7 +101,7 @@ def read_op_text(parser: Parser) -> str:
             depth -= 1
         closed_region = depth == 0 and token.kind is MLIRTokenKind.R_BRACE
         pieces.append(gap)
-        pieces.append(_token_text(parser, token))
+        pieces.append(_token_text(parser.attribute_aliases, token))
         position = token.span.end
         parser._consume_token()  # pyright: ignore[reportPrivateUsage]
     if depth:
@@ -118,12 +119,12 @@ def _starts_op(token: Token[MLIRTokenKind]) -> bool:
     )
 
 
-def _token_text(parser: Parser, token: Token[MLIRTokenKind]) -> str:
+def _token_text(aliases: Mapping[str, Attribute], token: Token[MLIRTokenKind]) -> str:
     """A token's text; an alias (`!t`, `#map`) is replaced by what it stands for."""
     text = token.text
     kind = token.kind
     if kind in (MLIRTokenKind.EXCLAMATION_IDENT, MLIRTokenKind.HASH_IDENT) and "." not in text:
-        value = parser.attribute_aliases.get(text)
+        value = aliases.get(text)
         if value is not None:
             stream = io.StringIO()
             Printer(stream=stream).print_attribute(value)
