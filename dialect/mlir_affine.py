@@ -54,21 +54,6 @@ DYNAMIC = -(2**63)
 _INDEX = IndexType()
 
 
-def _parse_map_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue]]:
-    """`#map(%d0, ...)[%s0, ...]`, as `affine.min` and `affine.apply` write it."""
-    at = parser.pos
-    map_attr = parser.parse_attribute()
-    if not isinstance(map_attr, AffineMapAttr):
-        parser.raise_error("expected an affine map", at, parser.pos)
-    dims = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parser.parse_operand(_INDEX)
-    )
-    symbols = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand(_INDEX)
-    )
-    return map_attr, [*(dims or []), *(symbols or [])]
-
-
 @irdl_op_definition
 class MaxOp(IRDLOperation):
     """`%r = affine.max #map(%dims)[%symbols]`: the largest result of the map."""
@@ -91,8 +76,14 @@ class MaxOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> MaxOp:  # MLIR: parseAffineMinMaxOp (C++)
-        map_attr, operands = _parse_map_operands(parser)
-        op = cls(operands, map_attr)
+        at = parser.pos  # `#map(%d0, ...)[%s0, ...]`
+        map_attr = parser.parse_attribute()
+        if not isinstance(map_attr, AffineMapAttr):
+            parser.raise_error("expected an affine map", at, parser.pos)
+        index = lambda: parser.parse_operand(_INDEX)  # noqa: E731
+        dims = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, index)
+        symbols = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, index)
+        op = cls([*(dims or []), *(symbols or [])], map_attr)
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
@@ -153,22 +144,15 @@ class IfOp(affine.IfOp):
         condition = parser.parse_attribute()
         if not isinstance(condition, AffineSetAttr):
             parser.raise_error("expected an integer set", at, parser.pos)
-        dims = parser.parse_optional_comma_separated_list(
-            parser.Delimiter.PAREN, lambda: parser.parse_operand(_INDEX)
-        )
-        symbols = parser.parse_optional_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: parser.parse_operand(_INDEX)
-        )
+        index = lambda: parser.parse_operand(_INDEX)  # noqa: E731
+        dims = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, index)
+        symbols = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE, index)
         results: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
-            results = [
-                *(
-                    parser.parse_optional_comma_separated_list(
-                        parser.Delimiter.PAREN, parser.parse_type
-                    )
-                    or [parser.parse_type()]
-                )
-            ]
+            types = parser.parse_optional_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_type
+            )
+            results = types if types is not None else [parser.parse_type()]
         then_region = parser.parse_region()
         else_region = parser.parse_region() if parser.parse_optional_keyword("else") else None
         regions = [then_region, else_region] if else_region is not None else [then_region]
