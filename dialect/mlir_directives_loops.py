@@ -105,7 +105,9 @@ class AtomicRMWKindKeyword(CustomDirective):
         name = parser.parse_identifier()
         if name not in self.KINDS:
             parser.raise_error(
-                f"unknown AtomicRMWKind '{name}' (one of {', '.join(self.KINDS)})", at, parser.pos
+                f"unknown {state.op_type.name} kind '{name}' (one of {', '.join(self.KINDS)})",
+                at,
+                parser.pos,
             )
         self.kind.set(state, IntegerAttr(self.KINDS.index(name), i64))
 
