@@ -152,7 +152,7 @@ class IfOp(affine.IfOp):
             types = parser.parse_optional_comma_separated_list(
                 parser.Delimiter.PAREN, parser.parse_type
             )
-            results = types if types is not None else [parser.parse_type()]
+            results = [*types] if types is not None else [parser.parse_type()]
         then_region = parser.parse_region()
         else_region = parser.parse_region() if parser.parse_optional_keyword("else") else None
         regions = [then_region, else_region] if else_region is not None else [then_region]
