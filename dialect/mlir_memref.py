@@ -20,11 +20,10 @@ generic one (which `mlir-opt` reads). Kept in one module to propose upstream.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from gpu_alloc.dialect.mlir_directives_loops import AtomicRMWKindKeyword
-from gpu_alloc.dialect.mlir_syntax import with_declared_syntax, with_parser
+from gpu_alloc.dialect.mlir_syntax import with_declared_syntax
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -35,7 +34,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def
-from xdsl.irdl.declarative_assembly_format import FormatProgram
 from xdsl.parser import Parser
 
 
@@ -122,16 +120,11 @@ CopyOp = with_declared_syntax(
 )
 # MemRefOps.td; the kind is `arith::AtomicRMWKind`'s keyword, which xDSL's op (an
 # integer property) cannot spell without a directive
-_ATOMIC_RMW = FormatProgram.from_str(
+AtomicRMWOp = with_declared_syntax(
+    memref.AtomicRMWOp,
     "custom<AtomicRMWKindKeyword>($kind) $value `,` $memref `[` $indices `]` attr-dict "
     "`:` `(` type($value) `,` type($memref) `)` `->` type($result)",
-    replace(
-        memref.AtomicRMWOp.get_irdl_definition(),
-        custom_directives={"AtomicRMWKindKeyword": AtomicRMWKindKeyword},
-    ),
-)
-AtomicRMWOp = with_parser(
-    memref.AtomicRMWOp, lambda cls, parser: _ATOMIC_RMW.parse(parser, memref.AtomicRMWOp)
+    (AtomicRMWKindKeyword,),
 )
 ExtractAlignedPointerAsIndexOp = with_declared_syntax(
     memref.ExtractAlignedPointerAsIndexOp,

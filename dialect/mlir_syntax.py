@@ -21,12 +21,13 @@ written so that it could be proposed to xDSL as it is:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, StringAttr, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import IRDLOperation, ParametrizedAttribute
-from xdsl.irdl.declarative_assembly_format import FormatProgram
+from xdsl.irdl.declarative_assembly_format import CustomDirective, FormatProgram
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -47,10 +48,21 @@ def with_parser(base: type[_OpT], parse: Callable[[type[_OpT], Parser], _OpT]) -
     return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
 
 
-def with_declared_syntax(base: type[_OpT], assembly_format: str) -> type[_OpT]:
+def with_declared_syntax(
+    base: type[_OpT],
+    assembly_format: str,
+    custom_directives: Sequence[type[CustomDirective]] = (),
+) -> type[_OpT]:
     """`with_parser` for MLIR's declarative `assemblyFormat` (copied from MLIR's ODS
-    file), parsed by xDSL's own `FormatProgram`."""
-    program = FormatProgram.from_str(assembly_format, base.get_irdl_definition())
+    file), parsed by xDSL's own `FormatProgram`; `custom<Name>(...)` in it names one of
+    `custom_directives` (as an op's own `custom_directives` class variable does)."""
+    definition = base.get_irdl_definition()
+    if custom_directives:
+        directives = {d.__name__: d for d in custom_directives}
+        definition = replace(
+            definition, custom_directives={**definition.custom_directives, **directives}
+        )
+    program = FormatProgram.from_str(assembly_format, definition)
     return with_parser(base, lambda cls, parser: program.parse(parser, base))
 
 
