@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
+from gpu_alloc.packing import Meter, PackItem, pack, validate
 from gpu_alloc.tools.pack import read_instance
-from gpu_alloc.transforms.packing import Meter, PackItem, pack, validate
 from kernel_ratio import old_packer
 
 BEFORE = "d5ecc86"

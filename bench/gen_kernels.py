@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gpu_alloc.transforms.packing import PackItem
+from gpu_alloc.packing import PackItem
 
 ROWS = 16
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGE = "transforms/packing"
+PACKAGE = "packing"
 ROUNDS = 7
 
 
@@ -41,7 +41,7 @@ def old_packer(revision: str, folder: Path) -> ModuleType:
         text = subprocess.run(
             ["git", "show", f"{revision}:{name}"], cwd=REPO, capture_output=True, text=True
         ).stdout
-        text = text.replace("gpu_alloc.transforms.packing", "old_packing")
+        text = text.replace("gpu_alloc.packing", "old_packing")
         (target / Path(name).name).write_text(text)
     sys.path.insert(0, str(folder))
     return importlib.import_module("old_packing")
@@ -75,7 +75,7 @@ def inputs(packer: ModuleType) -> list[list]:
 def main(argv: list[str]) -> None:
     if len(argv) != 1:
         sys.exit("usage: python bench/kernel_ratio.py REVISION")
-    from gpu_alloc.transforms import packing  # noqa: PLC0415
+    from gpu_alloc import packing  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as folder:
         packers = {"before": old_packer(argv[0], Path(folder)), "after": packing}

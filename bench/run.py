@@ -3,7 +3,7 @@
     python bench/run.py [--smoke] [--output PATH] [--time-limit SECONDS]
 
 Reads MiniMalloc-format instances from bench/data (vendored; see bench/data/README.md). Every packing
-reported here is checked with `gpu_alloc.transforms.packing.validate`, the validator the tests
+reported here is checked with `gpu_alloc.packing.validate`, the validator the tests
 use. `--smoke` runs tiny instances only (used by the test suite).
 """
 
@@ -40,9 +40,8 @@ from compare import (  # noqa: E402
     warm_up,
 )
 from gen_kernels import chain_items, chain_kernel  # noqa: E402
-from gpu_alloc.tools.pack import read_instance  # noqa: E402
-from gpu_alloc.transforms import packing  # noqa: E402
-from gpu_alloc.transforms.packing import (  # noqa: E402
+from gpu_alloc import packing  # noqa: E402
+from gpu_alloc.packing import (  # noqa: E402
     SEARCH_MAX_ITEMS,
     PackItem,
     best_fit,
@@ -50,6 +49,7 @@ from gpu_alloc.transforms.packing import (  # noqa: E402
     pack,
     validate,
 )
+from gpu_alloc.tools.pack import read_instance  # noqa: E402
 from pack_rows import determinism, greedy_scaling  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 from xdsl.parser import Parser  # noqa: E402

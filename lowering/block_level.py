@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from gpu_alloc.dialect import AllocOp, MemorySpace, is_backing
 from gpu_alloc.dialect.backing import func_names
-from gpu_alloc.dialect.mlir_gpu import set_segments
+from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory, set_segments
 from gpu_alloc.dialect.mlir_gpu_kernels import LaunchOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.alloc_patterns import (
@@ -47,7 +47,6 @@ from gpu_alloc.lowering.alloc_patterns import (
     needs_dynamic_shared,
     symbol_of,
 )
-from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
 from gpu_alloc.memref_sizes import byte_size_ops
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_level_code import block_level_code, owned_by

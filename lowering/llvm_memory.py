@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gpu_alloc.lowering.dynamic_shared import is_dynamic_shared_memory
+from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.lowering.llvm_builder import (
     FunctionBuilder,
     Index,

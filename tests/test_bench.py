@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from gpu_alloc.packing import PackItem
 from gpu_alloc.tools.pack import read_instance
-from gpu_alloc.transforms.packing import PackItem
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "bench" / "data"

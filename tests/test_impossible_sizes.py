@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fuzz_cli import run_tool
-from gpu_alloc.transforms.packing import MAX_TOTAL_BYTES, PackingError, PackItem, pack
+from gpu_alloc.packing import MAX_TOTAL_BYTES, PackingError, PackItem, pack
 from test_user_mistakes import assert_one_located_error
 
 QUARTER = 2**62  # bytes: two add up to 2^63, past a signed 64-bit integer

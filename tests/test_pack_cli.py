@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from gpu_alloc.packing import validate
 from gpu_alloc.tools.pack import main, read_instance
-from gpu_alloc.transforms.packing import validate
 
 # MiniMalloc's examples/input.12.csv: optimum 12 (b1/b2 reuse bytes under b4's lifetime).
 INPUT_12 = """id,lower,upper,size
@@ -248,8 +248,8 @@ PROGRESS = (
 
 
 def test_the_first_compile_announces_itself():
+    from gpu_alloc.packing import Meter
     from gpu_alloc.tools.progress import ProgressPrinter
-    from gpu_alloc.transforms.packing import Meter
 
     lines: list[str] = []
 

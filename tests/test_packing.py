@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from gpu_alloc.transforms.packing import (
+from gpu_alloc.packing import (
     DEFAULT_GREEDY_BUDGET,
     SEARCH_MAX_ITEMS,
     Meter,
@@ -22,8 +22,8 @@ from gpu_alloc.transforms.packing import (
     pack,
     validate,
 )
-from gpu_alloc.transforms.packing.component import Component
-from gpu_alloc.transforms.packing.greedy import sweep_fit
+from gpu_alloc.packing.component import Component
+from gpu_alloc.packing.greedy import sweep_fit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,7 +83,7 @@ def test_the_search_loop_is_ready_before_the_time_limit_starts(monkeypatch):
     compile that takes 0.3 s: the deadline still lies a whole time limit after it."""
     import time
 
-    from gpu_alloc.transforms.packing import api
+    from gpu_alloc.packing import api
 
     ready_at: list[float] = []
 
@@ -354,7 +354,7 @@ def test_default_packing_never_reads_the_clock(monkeypatch: pytest.MonkeyPatch):
         raise AssertionError("the clock was read")
 
     items = challenging_items("B")
-    monkeypatch.setattr("gpu_alloc.transforms.packing.budget.time.perf_counter", no_clock)
+    monkeypatch.setattr("gpu_alloc.packing.budget.time.perf_counter", no_clock)
     first = pack(items, budget=300)
     second = pack(items, budget=300)
     assert first.offsets == second.offsets and first.work == second.work

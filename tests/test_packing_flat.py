@@ -11,12 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from gpu_alloc.tools.pack import read_instance
-from gpu_alloc.transforms.packing import PackItem, core, jit, lower_bound, pack, validate
-from gpu_alloc.transforms.packing.budget import Allowance
-from gpu_alloc.transforms.packing.component import Component
-from gpu_alloc.transforms.packing.jit import NO_JIT_ENV, dive_steps
-from gpu_alloc.transforms.packing.search import (
+from gpu_alloc.packing import PackItem, core, jit, lower_bound, pack, validate
+from gpu_alloc.packing.budget import Allowance
+from gpu_alloc.packing.component import Component
+from gpu_alloc.packing.jit import NO_JIT_ENV, dive_steps
+from gpu_alloc.packing.search import (
     FLAT_HEURISTICS,
     CanonicalSearch,
     NodeLimit,
@@ -24,6 +23,7 @@ from gpu_alloc.transforms.packing.search import (
     _Dive,
     key_ranking,
 )
+from gpu_alloc.tools.pack import read_instance
 from test_packing import brute_force_optimum
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,7 +196,7 @@ def test_pack_outputs_are_byte_identical_without_the_compiler(name: str, tmp_pat
 def test_kernel_sized_inputs_never_load_the_compiler():
     code = (
         "import sys\n"
-        "from gpu_alloc.transforms.packing import pack, PackItem\n"
+        "from gpu_alloc.packing import pack, PackItem\n"
         "items = [PackItem(i % 7, i % 7 + 1 + i % 3, 16 * (1 + i % 5), 16) for i in range(64)]\n"
         "packing = pack(items)\n"
         "assert 'numba' not in sys.modules, 'numba was imported'\n"

@@ -16,7 +16,7 @@ LATER = {
         "gpu_alloc.lowering.emit",
         "gpu_alloc.lowering.ptx",
         "gpu_alloc.transforms.fuse_gpu_allocs",
-        "gpu_alloc.transforms.packing",
+        "gpu_alloc.packing",
     ],
     "gpu_alloc.tools.sim_cli": ["numpy", "gpu_alloc.sim.launch", "gpu_alloc.lowering.emit"],
     "gpu_alloc.tools.layout": [

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # loaded where used: `gpu-alloc-pack` starts without xDSL or numpy
     from gpu_alloc.dialect import FuncSlice
-    from gpu_alloc.transforms.packing import PackItem
+    from gpu_alloc.packing import PackItem
 
 
 def escape(text: str) -> str:
@@ -90,7 +90,7 @@ class SpaceLayout:
         the most bytes live in one stage."""
         if self.proven_bound is not None:
             return self.proven_bound
-        from gpu_alloc.transforms.packing import PackItem, lower_bound
+        from gpu_alloc.packing import PackItem, lower_bound
 
         return lower_bound(
             [PackItem(s.first_stage, s.last_stage + 1, s.bytes) for s in self.slices]

@@ -39,10 +39,7 @@ from pathlib import Path
 from types import FrameType
 
 from gpu_alloc.errors import one_line_usage_errors, run_tool
-from gpu_alloc.tools.files import read_input, write_output
-from gpu_alloc.tools.layout_svg import packing_layout, render_svg
-from gpu_alloc.tools.progress import ProgressPrinter
-from gpu_alloc.transforms.packing import (
+from gpu_alloc.packing import (
     DEFAULT_BUDGET,
     DEFAULT_FLAT_BUDGET,
     DEFAULT_GREEDY_BUDGET,
@@ -55,8 +52,11 @@ from gpu_alloc.transforms.packing import (
     pack,
     validate,
 )
-from gpu_alloc.transforms.packing.flat import ready_search_loop
-from gpu_alloc.transforms.packing.search import FLAT_MIN_ITEMS
+from gpu_alloc.packing.flat import ready_search_loop
+from gpu_alloc.packing.search import FLAT_MIN_ITEMS
+from gpu_alloc.tools.files import read_input, write_output
+from gpu_alloc.tools.layout_svg import packing_layout, render_svg
+from gpu_alloc.tools.progress import ProgressPrinter
 from gpu_alloc.version import add_version_option
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")

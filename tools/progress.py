@@ -8,8 +8,8 @@ import sys
 import time
 from typing import TextIO
 
-from gpu_alloc.transforms.packing import Meter
-from gpu_alloc.transforms.packing.jit import compile_announcement, engine
+from gpu_alloc.packing import Meter
+from gpu_alloc.packing.jit import compile_announcement, engine
 
 QUIET_FOR_SECONDS = 1.0
 """Searches shorter than this print nothing."""

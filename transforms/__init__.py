@@ -1,8 +1,8 @@
-"""Passes over the gpu_alloc dialect, and the packing algorithm they share.
+"""Passes over the gpu_alloc dialect.
 
 The passes are imported on first use (`from gpu_alloc.transforms import
-FuseGpuAllocsPass`), so that importing an analysis or the packer
-(`gpu_alloc.transforms.packing`, which needs no xDSL) loads no pass.
+FuseGpuAllocsPass`), so that importing an analysis loads no pass. The packing
+algorithm fusion uses is a package of its own, `gpu_alloc.packing` (no xDSL).
 """
 
 from __future__ import annotations

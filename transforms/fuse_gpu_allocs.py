@@ -61,6 +61,7 @@ from gpu_alloc.dialect.memory import spelling_for, unclassified_allocation
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import byte_size_ops
 from gpu_alloc.names import unique_name
+from gpu_alloc.packing import DEFAULT_TIME_LIMIT
 from gpu_alloc.provenance import derive
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_level_code import block_level_code
@@ -81,7 +82,6 @@ from gpu_alloc.transforms.fusion_report import KernelReport, format_report
 from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.module_target import attach_target, device_at
-from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT
 from gpu_alloc.transforms.reuse_barriers import FusionUnits, insert_barriers
 from gpu_alloc.transforms.runs_once import RunsOnce, check_runs_once
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read

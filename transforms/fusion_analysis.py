@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from gpu_alloc.dialect import AllocOp, MemorySpace, is_backing
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
+from gpu_alloc.packing import PackingError
 from gpu_alloc.transforms.barrier_gaps import Gap
 from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
 from gpu_alloc.transforms.block_level_code import owned_by
@@ -35,7 +36,6 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.loop_allocs import CarriedAllocation, open_loop
-from gpu_alloc.transforms.packing import PackingError
 from gpu_alloc.transforms.trip_bounds import is_non_decreasing
 from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import MemRefType

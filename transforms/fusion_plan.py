@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gpu_alloc.packing import DEFAULT_TIME_LIMIT, PackItem, pack
 from gpu_alloc.transforms.halide_grouping import halide_grouping
 from gpu_alloc.transforms.lifetimes import Lifetime
-from gpu_alloc.transforms.packing import DEFAULT_TIME_LIMIT, PackItem, pack
 
 HALIDE_REFERENCE_MAX_ITEMS = 512
 """Halide's grouping is quadratic; above this many allocations it is not computed."""

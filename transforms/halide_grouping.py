@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gpu_alloc.transforms.packing import PackItem
+from gpu_alloc.packing import PackItem
 
 SLOT_PADDING = 16
 

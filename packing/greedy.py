@@ -8,9 +8,9 @@ from bisect import bisect_left, insort
 from collections.abc import Sequence
 
 import numpy as np
-from gpu_alloc.transforms.packing.budget import Allowance, greedy_units
-from gpu_alloc.transforms.packing.component import Component, IntArray, align_up
-from gpu_alloc.transforms.packing.items import PackItem
+from gpu_alloc.packing.budget import Allowance, greedy_units
+from gpu_alloc.packing.component import Component, IntArray, align_up
+from gpu_alloc.packing.items import PackItem
 
 GAP_CHECK_EVERY = 256
 """`greedy_fit` reads the clock (under a wall-clock cap only) once per this many buffers."""

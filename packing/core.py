@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from gpu_alloc.transforms.packing.parts import (
+from gpu_alloc.packing.parts import (
     backjump_target,
     rank_part,
     rerank,

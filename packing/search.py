@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
-from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
-from gpu_alloc.transforms.packing.component import BoolArray, Component, IntArray
-from gpu_alloc.transforms.packing.flat import DiveLimit, FlatProblem, Order
-from gpu_alloc.transforms.packing.items import PackItem, Refutation
+from gpu_alloc.packing.budget import Allowance, OutOfBudget
+from gpu_alloc.packing.component import BoolArray, Component, IntArray
+from gpu_alloc.packing.flat import DiveLimit, FlatProblem, Order
+from gpu_alloc.packing.items import PackItem, Refutation
 
 FLAT_MIN_ITEMS = 65
 """Components with at least this many buffers are searched by the flat inner loop

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from gpu_alloc.transforms.packing.budget import Allowance, OutOfBudget
-from gpu_alloc.transforms.packing.component import Component, IntArray, quantum
-from gpu_alloc.transforms.packing.search import CanonicalSearch, NodeLimit
+from gpu_alloc.packing.budget import Allowance, OutOfBudget
+from gpu_alloc.packing.component import Component, IntArray, quantum
+from gpu_alloc.packing.search import CanonicalSearch, NodeLimit
 
 LADDER = (0.02, 0.04, 0.06, 0.09, 0.13, 0.2)
 """Capacities (as fractions above the lower bound) that `Improver` tries with short dives on

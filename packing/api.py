@@ -8,17 +8,17 @@ from collections.abc import Sequence
 from functools import partial
 from numbers import Real
 
-from gpu_alloc.transforms.packing.budget import Allowance, Meter
-from gpu_alloc.transforms.packing.component import Component, IntArray, split_components
-from gpu_alloc.transforms.packing.flat import ready_search_loop
-from gpu_alloc.transforms.packing.greedy import (
+from gpu_alloc.packing.budget import Allowance, Meter
+from gpu_alloc.packing.component import Component, IntArray, split_components
+from gpu_alloc.packing.flat import ready_search_loop
+from gpu_alloc.packing.greedy import (
     greedy_fit,
     greedy_orders,
     lowest_first,
     size_descending,
     sweep_fit,
 )
-from gpu_alloc.transforms.packing.items import (
+from gpu_alloc.packing.items import (
     MAX_TOTAL_BYTES,
     Packing,
     PackingError,
@@ -29,8 +29,8 @@ from gpu_alloc.transforms.packing.items import (
     lower_bound,
     validate,
 )
-from gpu_alloc.transforms.packing.search import FLAT_MIN_ITEMS
-from gpu_alloc.transforms.packing.strategy import Improvement, Improver
+from gpu_alloc.packing.search import FLAT_MIN_ITEMS
+from gpu_alloc.packing.strategy import Improvement, Improver
 
 DEFAULT_BUDGET = 2_000
 """Work units (`budget` module: one exact-search node each) `pack` may spend on one input when

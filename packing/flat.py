@@ -7,10 +7,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from gpu_alloc.transforms.packing import core
-from gpu_alloc.transforms.packing.budget import Allowance, Meter, OutOfBudget
-from gpu_alloc.transforms.packing.component import BoolArray, IntArray
-from gpu_alloc.transforms.packing.jit import dive_steps
+from gpu_alloc.packing import core
+from gpu_alloc.packing.budget import Allowance, Meter, OutOfBudget
+from gpu_alloc.packing.component import BoolArray, IntArray
+from gpu_alloc.packing.jit import dive_steps
 
 COMPILED_CHUNK = 1 << 14
 """Nodes the compiled loop visits between two looks at the allowance (well under 0.1 s)."""

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from gpu_alloc.transforms.packing import core
+from gpu_alloc.packing import core
 
 NO_JIT_ENV = "GPU_ALLOC_NO_JIT"
 """Set to 1 to run the search's inner loop as plain Python even where numba is installed."""

@@ -45,7 +45,7 @@ inner loop over flat arrays, used from 65 buffers up), `flat` (one dive through 
 result for the same budget).
 """
 
-from gpu_alloc.transforms.packing.api import (
+from gpu_alloc.packing.api import (
     DEFAULT_BUDGET,
     DEFAULT_FLAT_BUDGET,
     DEFAULT_GREEDY_BUDGET,
@@ -53,9 +53,9 @@ from gpu_alloc.transforms.packing.api import (
     SEARCH_MAX_ITEMS,
     pack,
 )
-from gpu_alloc.transforms.packing.budget import Meter
-from gpu_alloc.transforms.packing.greedy import best_fit
-from gpu_alloc.transforms.packing.items import (
+from gpu_alloc.packing.budget import Meter
+from gpu_alloc.packing.greedy import best_fit
+from gpu_alloc.packing.items import (
     MAX_TOTAL_BYTES,
     Packing,
     PackingError,
@@ -65,7 +65,7 @@ from gpu_alloc.transforms.packing.items import (
     lower_bound,
     validate,
 )
-from gpu_alloc.transforms.packing.search import confirm
+from gpu_alloc.packing.search import confirm
 
 __all__ = [
     "DEFAULT_BUDGET",
