@@ -3,9 +3,9 @@
 The ops real kernels use: asynchronous copies (`device_async_copy`,
 `device_async_create_group`, `device_async_wait`), `ldmatrix`, `mma.sync`,
 `mma.sp.sync`, the `mbarrier.*` ops, the `tma.*` ops and the `warpgroup.*` ops of
-Hopper GEMMs. Each reads MLIR's custom form and prints MLIR's generic form (same operand
-order, property names and `operandSegmentSizes`), so `mlir-opt` reads what it prints;
-the types keep their parameters as MLIR wrote them (`mlir_syntax.OpaqueParametersType`):
+Hopper GEMMs. Each declares NVGPUOps.td's `assemblyFormat`, so it reads and prints
+MLIR's custom form; its generic form keeps MLIR's operand order, property names and
+`operandSegmentSizes`. The types keep their parameters as MLIR wrote them (`mlir_syntax.OpaqueParametersType`):
 this project never looks inside a barrier group or a tensor map. What each op does with
 a memref is in `transforms/memory_effects.py`. Written to be proposed to xDSL as it is.
 """
@@ -13,29 +13,23 @@ a memref is in `transforms/memory_effects.py`. Written to be proposed to xDSL as
 from __future__ import annotations
 
 from gpu_alloc.dialect.mlir_nvgpu_tma import TMA_OPS
-from gpu_alloc.dialect.mlir_nvgpu_types import (
-    INDEX,
-    TYPES,
-    DeviceAsyncTokenType,
-    move_properties,
-    with_attributes,
-)
-from gpu_alloc.dialect.mlir_syntax import parse_indexed, set_operand_segments
+from gpu_alloc.dialect.mlir_nvgpu_types import TYPES, DeviceAsyncTokenType
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     UnitAttr,
     VectorType,
+    i16,
     i32,
 )
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.ir import Dialect
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -44,7 +38,6 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
 
 # ------------------------------------------------------------------ asynchronous copies
 
@@ -62,35 +55,15 @@ class DeviceAsyncCopyOp(IRDLOperation):
     src = operand_def(MemRefType)
     srcIndices = var_operand_def(IndexType)
     srcElements = opt_operand_def(IndexType)
-    dstElements = prop_def(IntegerAttr)
+    dstElements = prop_def(IntegerAttr[IndexType])
     bypassL1 = opt_prop_def(UnitAttr)
-    asyncToken = result_def(DeviceAsyncTokenType)
+    asyncToken = result_def(DeviceAsyncTokenType())
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DeviceAsyncCopyOp:
-        src, src_indices = parse_indexed(parser)
-        parser.parse_punctuation(",")
-        dst, dst_indices = parse_indexed(parser)
-        parser.parse_punctuation(",")
-        count = parser.parse_integer()
-        src_elements: list[SSAValue] = []
-        if parser.parse_optional_punctuation(",") is not None:
-            src_elements = [parser.parse_operand(INDEX)]
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_value = parser.resolve_operand(src, parser.parse_type())
-        parser.parse_keyword("to")
-        dst_value = parser.resolve_operand(dst, parser.parse_type())
-        op = cls.create(
-            operands=[dst_value, *dst_indices, src_value, *src_indices, *src_elements],
-            result_types=[DeviceAsyncTokenType()],
-            properties={"dstElements": IntegerAttr(count, INDEX)},
-            attributes=attributes,
-        )
-        set_operand_segments(op, [1, len(dst_indices), 1, len(src_indices), len(src_elements)])
-        return move_properties(op, ("bypassL1",))  # pyright: ignore[reportReturnType]
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+    assembly_format = (  # NVGPUOps.td
+        "$src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $dstElements"
+        " (`,` $srcElements^)? attr-dict `:` type($src) `to` type($dst)"
+    )
 
 
 @irdl_op_definition
@@ -99,16 +72,10 @@ class DeviceAsyncCreateGroupOp(IRDLOperation):
 
     name = "nvgpu.device_async_create_group"
 
-    inputTokens = var_operand_def(DeviceAsyncTokenType)
-    asyncToken = result_def(DeviceAsyncTokenType)
+    inputTokens = var_operand_def(DeviceAsyncTokenType())
+    asyncToken = result_def(DeviceAsyncTokenType())
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DeviceAsyncCreateGroupOp:
-        tokens = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, lambda: parser.parse_operand(DeviceAsyncTokenType())
-        )
-        op = cls.create(operands=tokens, result_types=[DeviceAsyncTokenType()])
-        return with_attributes(parser, op)  # pyright: ignore[reportReturnType]
+    assembly_format = "$inputTokens attr-dict"  # NVGPUOps.td
 
 
 @irdl_op_definition
@@ -118,14 +85,11 @@ class DeviceAsyncWaitOp(IRDLOperation):
 
     name = "nvgpu.device_async_wait"
 
-    asyncDependencies = operand_def(DeviceAsyncTokenType)
+    asyncDependencies = operand_def(DeviceAsyncTokenType())
     numGroups = opt_prop_def(IntegerAttr)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DeviceAsyncWaitOp:
-        token = parser.parse_operand(DeviceAsyncTokenType())
-        op = with_attributes(parser, cls.create(operands=[token]))
-        return move_properties(op, ("numGroups",))  # pyright: ignore[reportReturnType]
+    irdl_options = (ParsePropInAttrDict(),)  # MLIR's inherent attributes sit there
+    assembly_format = "$asyncDependencies attr-dict"  # NVGPUOps.td
 
 
 # ------------------------------------------------------------------ matrix operations
@@ -144,28 +108,10 @@ class LdMatrixOp(IRDLOperation):
     numTiles = prop_def(IntegerAttr)
     res = result_def(VectorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> LdMatrixOp:
-        source, indices = parse_indexed(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        source_value = parser.resolve_operand(source, parser.parse_type())
-        parser.parse_punctuation("->")
-        op = cls.create(
-            operands=[source_value, *indices],
-            result_types=[parser.parse_type()],
-            attributes=attributes,
-        )
-        return move_properties(op, ("transpose", "numTiles"))  # pyright: ignore[reportReturnType]
-
-
-def _parse_mma_types(parser: Parser, count: int) -> tuple[list[Attribute], Attribute]:
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-    if len(types) != count:
-        parser.raise_error(f"expected {count} operand types")
-    parser.parse_punctuation("->")
-    return [*types], parser.parse_type()
+    irdl_options = (ParsePropInAttrDict(),)  # MLIR's inherent attributes sit there
+    assembly_format = (  # NVGPUOps.td
+        "$srcMemref `[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)"
+    )
 
 
 @irdl_op_definition
@@ -181,16 +127,11 @@ class MmaSyncOp(IRDLOperation):
     tf32Enabled = opt_prop_def(UnitAttr)
     res = result_def(VectorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MmaSyncOp:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        attributes = parser.parse_optional_attr_dict()
-        types, result = _parse_mma_types(parser, 3)
-        values = parser.resolve_operands(operands, types, parser.pos)
-        op = cls.create(operands=values, result_types=[result], attributes=attributes)
-        return move_properties(op, ("mmaShape", "tf32Enabled"))  # pyright: ignore[reportReturnType]
+    irdl_options = (ParsePropInAttrDict(),)  # MLIR's inherent attributes sit there
+    assembly_format = (  # NVGPUOps.td
+        "`(` $matrixA `,` $matrixB `,` $matrixC `)` attr-dict"
+        " `:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `->` type($res)"
+    )
 
 
 @irdl_op_definition
@@ -202,30 +143,18 @@ class MmaSparseSyncOp(IRDLOperation):
     matrixA = operand_def(VectorType)
     matrixB = operand_def(VectorType)
     matrixC = operand_def(VectorType)
-    sparseMetadata = operand_def(VectorType)
+    sparseMetadata = operand_def(VectorType(i16, [2]))
     mmaShape = prop_def(ArrayAttr)
-    sparsitySelector = opt_prop_def(IntegerAttr)
+    sparsitySelector = prop_def(IntegerAttr, default_value=IntegerAttr(0, i32))
     tf32Enabled = opt_prop_def(UnitAttr)
     res = result_def(VectorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MmaSparseSyncOp:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_unresolved_operand
-        )
-        parser.parse_keyword("metadata")
-        parser.parse_punctuation("(")
-        metadata = parser.parse_unresolved_operand()
-        parser.parse_punctuation(")")
-        attributes = parser.parse_optional_attr_dict()
-        types, result = _parse_mma_types(parser, 3)
-        values = parser.resolve_operands(operands, types, parser.pos)
-        meta_value = parser.resolve_operand(metadata, VectorType(IntegerType(16), [2]))
-        op = cls.create(operands=[*values, meta_value], result_types=[result])
-        op.attributes |= attributes
-        move_properties(op, ("mmaShape", "sparsitySelector", "tf32Enabled"))
-        op.properties.setdefault("sparsitySelector", IntegerAttr(0, i32))
-        return op  # pyright: ignore[reportReturnType]
+    irdl_options = (ParsePropInAttrDict(),)  # MLIR's inherent attributes sit there
+    assembly_format = (  # NVGPUOps.td
+        "`(` $matrixA `,` $matrixB `,` $matrixC `)` `metadata` `(` $sparseMetadata `)`"
+        " attr-dict `:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)`"
+        " `->` type($res)"
+    )
 
 
 NVGPU = Dialect(

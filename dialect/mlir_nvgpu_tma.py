@@ -1,38 +1,31 @@
 """MLIR's `nvgpu` barriers, TMA and warpgroup ops (see `mlir_nvgpu`): `mbarrier.*`,
-`tma.*`, `warpgroup.*`, as Hopper GEMMs write them."""
+`tma.*`, `warpgroup.*`, as Hopper GEMMs write them. Each declares NVGPUOps.td's
+`assemblyFormat`, its nvgpu-typed `type(...)` directives read and printed without the
+`!nvgpu.` prefix as MLIR does (`custom<StrippedType>`, `mlir_directives_nvgpu`)."""
 
 from __future__ import annotations
 
+from gpu_alloc.dialect.mlir_directives_nvgpu import StrippedType
 from gpu_alloc.dialect.mlir_nvgpu_types import (
-    INDEX,
     MBarrierGroupType,
     MBarrierTokenType,
     TensorMapDescriptorType,
     WarpgroupAccumulatorType,
     WarpgroupDescriptorType,
-    move_properties,
-)
-from gpu_alloc.dialect.mlir_syntax import (
-    parse_index_list,
-    parse_indexed,
-    parse_optional_keyword_operand,
-    parse_type_or_body,
-    set_operand_segments,
 )
 from xdsl.dialects.builtin import (
-    I1,
     IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     UnitAttr,
     UnrankedMemRefType,
     i1,
+    i16,
 )
-from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -40,20 +33,15 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+
+_INDEX = IndexType()
 
 # ------------------------------------------------------------------------- mbarriers
 
 
-def _parse_barrier(parser: Parser) -> tuple[UnresolvedOperand, SSAValue]:
-    """`%barriers[%mbarId]`: the group (resolved later) and the index."""
-    group = parser.parse_unresolved_operand()
-    (index,) = parse_index_list(parser)
-    return group, index
-
-
-def _group_type(parser: Parser) -> Attribute:
-    return parse_type_or_body(parser, MBarrierGroupType)
+def _stripped(name: str) -> str:
+    """MLIR's `type($name)` of an nvgpu type, which it writes without `!nvgpu.<name>`."""
+    return f"custom<StrippedType>(type(${name}))"
 
 
 @irdl_op_definition
@@ -65,46 +53,8 @@ class MBarrierCreateOp(IRDLOperation):
 
     barriers = result_def(MBarrierGroupType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierCreateOp:
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation("->")
-        return cls.create(result_types=[_group_type(parser)], attributes=attributes)
-
-
-def _parse_barrier_op(
-    cls: type[IRDLOperation],
-    parser: Parser,
-    trailing: tuple[tuple[str, Attribute], ...],
-    order: tuple[str, ...],
-    keyword_operand: tuple[str, Attribute] | None = None,
-    token_result: bool = False,
-) -> IRDLOperation:
-    """`%group[%id] (, %x)* (, keyword = %p)? attr-dict : group-type (, type)? (-> token)?`
-
-    `trailing` names and types the comma-separated operands after the index; `order`
-    lists MLIR's operand order by name ("group", "id", the trailing names, and the
-    keyword operand's name)."""
-    group, index = _parse_barrier(parser)
-    named: dict[str, list[SSAValue]] = {"id": [index]}
-    for operand_name, type_ in trailing:
-        parser.parse_punctuation(",")
-        named[operand_name] = [parser.parse_operand(type_)]
-    if keyword_operand is not None:
-        keyword, type_ = keyword_operand
-        named[keyword] = []
-        if parser.parse_optional_punctuation(",") is not None:
-            named[keyword] = parse_optional_keyword_operand(parser, keyword, type_)
-    attributes = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    group_type = _group_type(parser)
-    results: list[Attribute] = []
-    if token_result:
-        parser.parse_punctuation("->")
-        results = [parser.parse_type()]
-    named["group"] = [parser.resolve_operand(group, group_type)]
-    operands = [v for key in order for v in named.get(key, [])]
-    return cls.create(operands=operands, result_types=results, attributes=attributes)
+    custom_directives = (StrippedType,)
+    assembly_format = f"attr-dict `->` {_stripped('barriers')}"  # NVGPUOps.td
 
 
 @irdl_op_definition
@@ -114,19 +64,15 @@ class MBarrierInitOp(IRDLOperation):
     name = "nvgpu.mbarrier.init"
 
     barriers = operand_def(MBarrierGroupType)
-    count = operand_def(IndexType)
-    mbarId = operand_def(IndexType)
-    predicate = opt_operand_def(I1)
+    count = operand_def(_INDEX)
+    mbarId = operand_def(_INDEX)
+    predicate = opt_operand_def(i1)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierInitOp:
-        return _parse_barrier_op(  # pyright: ignore[reportReturnType]
-            cls,
-            parser,
-            (("count", INDEX),),
-            ("group", "count", "id", "predicate"),
-            keyword_operand=("predicate", i1),
-        )
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$barriers `[` $mbarId `]` `,` $count (`,` `predicate` `=` $predicate^)? attr-dict"
+        f" `:` {_stripped('barriers')}"
+    )
 
 
 @irdl_op_definition
@@ -136,12 +82,13 @@ class MBarrierArriveOp(IRDLOperation):
     name = "nvgpu.mbarrier.arrive"
 
     barriers = operand_def(MBarrierGroupType)
-    mbarId = operand_def(IndexType)
+    mbarId = operand_def(_INDEX)
     token = result_def(MBarrierTokenType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierArriveOp:
-        return _parse_barrier_op(cls, parser, (), ("group", "id"), token_result=True)  # pyright: ignore[reportReturnType]
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        f"$barriers `[` $mbarId `]` attr-dict `:` {_stripped('barriers')} `->` type($token)"
+    )
 
 
 @irdl_op_definition
@@ -151,15 +98,14 @@ class MBarrierArriveNoCompleteOp(IRDLOperation):
     name = "nvgpu.mbarrier.arrive.nocomplete"
 
     barriers = operand_def(MBarrierGroupType)
-    mbarId = operand_def(IndexType)
-    count = operand_def(IndexType)
+    mbarId = operand_def(_INDEX)
+    count = operand_def(_INDEX)
     token = result_def(MBarrierTokenType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierArriveNoCompleteOp:
-        return _parse_barrier_op(  # pyright: ignore[reportReturnType]
-            cls, parser, (("count", INDEX),), ("group", "id", "count"), token_result=True
-        )
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        f"$barriers `[` $mbarId `]` `,` $count attr-dict `:` {_stripped('barriers')} `->` type($token)"
+    )
 
 
 @irdl_op_definition
@@ -169,19 +115,15 @@ class MBarrierArriveExpectTxOp(IRDLOperation):
     name = "nvgpu.mbarrier.arrive.expect_tx"
 
     barriers = operand_def(MBarrierGroupType)
-    txcount = operand_def(IndexType)
-    mbarId = operand_def(IndexType)
-    predicate = opt_operand_def(I1)
+    txcount = operand_def(_INDEX)
+    mbarId = operand_def(_INDEX)
+    predicate = opt_operand_def(i1)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierArriveExpectTxOp:
-        return _parse_barrier_op(  # pyright: ignore[reportReturnType]
-            cls,
-            parser,
-            (("txcount", INDEX),),
-            ("group", "txcount", "id", "predicate"),
-            keyword_operand=("predicate", i1),
-        )
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$barriers `[` $mbarId `]` `,` $txcount (`,` `predicate` `=` $predicate^)?"
+        f" attr-dict `:` {_stripped('barriers')}"
+    )
 
 
 @irdl_op_definition
@@ -191,18 +133,14 @@ class MBarrierTryWaitParityOp(IRDLOperation):
     name = "nvgpu.mbarrier.try_wait.parity"
 
     barriers = operand_def(MBarrierGroupType)
-    phaseParity = operand_def(I1)
-    ticks = operand_def(IndexType)
-    mbarId = operand_def(IndexType)
+    phaseParity = operand_def(i1)
+    ticks = operand_def(_INDEX)
+    mbarId = operand_def(_INDEX)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierTryWaitParityOp:
-        return _parse_barrier_op(  # pyright: ignore[reportReturnType]
-            cls,
-            parser,
-            (("parity", i1), ("ticks", INDEX)),
-            ("group", "parity", "ticks", "id"),
-        )
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        f"$barriers `[` $mbarId `]` `,` $phaseParity `,` $ticks attr-dict `:` {_stripped('barriers')}"
+    )
 
 
 @irdl_op_definition
@@ -213,29 +151,16 @@ class MBarrierTestWaitOp(IRDLOperation):
 
     barriers = operand_def(MBarrierGroupType)
     token = operand_def(MBarrierTokenType)
-    mbarId = operand_def(IndexType)
-    waitComplete = result_def(I1)
+    mbarId = operand_def(_INDEX)
+    waitComplete = result_def(i1)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> MBarrierTestWaitOp:
-        group, index = _parse_barrier(parser)
-        parser.parse_punctuation(",")
-        token = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        group_value = parser.resolve_operand(group, _group_type(parser))
-        parser.parse_punctuation(",")
-        token_value = parser.resolve_operand(token, parser.parse_type())
-        return cls.create(
-            operands=[group_value, token_value, index], result_types=[i1], attributes=attributes
-        )
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        f"$barriers `[` $mbarId `]` `,` $token attr-dict `:` {_stripped('barriers')} `,` type($token)"
+    )
 
 
 # ------------------------------------------------------------------------------- tma
-
-
-def _tensor_map_type(parser: Parser) -> Attribute:
-    return parse_type_or_body(parser, TensorMapDescriptorType)
 
 
 @irdl_op_definition
@@ -245,23 +170,28 @@ class TmaCreateDescriptorOp(IRDLOperation):
     name = "nvgpu.tma.create.descriptor"
 
     tensor = operand_def(UnrankedMemRefType)
-    boxDimensions = var_operand_def(IndexType)
+    boxDimensions = var_operand_def(_INDEX)
     tensorMap = result_def(TensorMapDescriptorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaCreateDescriptorOp:
-        tensor = parser.parse_unresolved_operand()
-        parser.parse_keyword("box")
-        box = parse_index_list(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tensor_value = parser.resolve_operand(tensor, parser.parse_type())
-        parser.parse_punctuation("->")
-        return cls.create(
-            operands=[tensor_value, *box],
-            result_types=[_tensor_map_type(parser)],
-            attributes=attributes,
-        )
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$tensor `box` `[` $boxDimensions `]` attr-dict"
+        f" `:` type($tensor) `->` {_stripped('tensorMap')}"
+    )
+
+
+@irdl_op_definition
+class TmaFenceOp(IRDLOperation):
+    """`nvgpu.tma.fence.descriptor %d : tensor-map`"""
+
+    name = "nvgpu.tma.fence.descriptor"
+
+    tensorMapDescriptor = operand_def(TensorMapDescriptorType)
+
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        f"$tensorMapDescriptor attr-dict `:` {_stripped('tensorMapDescriptor')}"
+    )
 
 
 @irdl_op_definition
@@ -271,18 +201,13 @@ class TmaPrefetchOp(IRDLOperation):
     name = "nvgpu.tma.prefetch.descriptor"
 
     tensorMapDescriptor = operand_def(TensorMapDescriptorType)
-    predicate = opt_operand_def(I1)
+    predicate = opt_operand_def(i1)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaPrefetchOp:
-        descriptor = parser.parse_unresolved_operand()
-        predicate: list[SSAValue] = []
-        if parser.parse_optional_punctuation(",") is not None:
-            predicate = parse_optional_keyword_operand(parser, "predicate", i1)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        value = parser.resolve_operand(descriptor, _tensor_map_type(parser))
-        return cls.create(operands=[value, *predicate], attributes=attributes)
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$tensorMapDescriptor (`,` `predicate` `=` $predicate^)? attr-dict"
+        f" `:` {_stripped('tensorMapDescriptor')}"
+    )
 
 
 @irdl_op_definition
@@ -296,45 +221,19 @@ class TmaAsyncLoadOp(IRDLOperation):
     dst = operand_def(MemRefType)
     barriers = operand_def(MBarrierGroupType)
     tensorMapDescriptor = operand_def(TensorMapDescriptorType)
-    coordinates = var_operand_def(IndexType)
-    mbarId = operand_def(IndexType)
-    multicastMask = opt_operand_def(IntegerType)
-    predicate = opt_operand_def(I1)
+    coordinates = var_operand_def(_INDEX)
+    mbarId = operand_def(_INDEX)
+    multicastMask = opt_operand_def(i16)
+    predicate = opt_operand_def(i1)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaAsyncLoadOp:
-        descriptor, coordinates = parse_indexed(parser)
-        parser.parse_punctuation(",")
-        group, index = _parse_barrier(parser)
-        parser.parse_keyword("to")
-        dst = parser.parse_unresolved_operand()
-        mask = parse_optional_keyword_operand(parser, "multicast_mask", IntegerType(16))
-        predicate: list[SSAValue] = []
-        if parser.parse_optional_punctuation(",") is not None:
-            predicate = parse_optional_keyword_operand(parser, "predicate", i1)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        descriptor_value = parser.resolve_operand(descriptor, _tensor_map_type(parser))
-        parser.parse_punctuation(",")
-        group_value = parser.resolve_operand(group, _group_type(parser))
-        parser.parse_punctuation("->")
-        dst_value = parser.resolve_operand(dst, parser.parse_type())
-        op = cls.create(
-            operands=[
-                dst_value,
-                group_value,
-                descriptor_value,
-                *coordinates,
-                index,
-                *mask,
-                *predicate,
-            ],
-            attributes=attributes,
-        )
-        set_operand_segments(op, [1, 1, 1, len(coordinates), 1, len(mask), len(predicate)])
-        return op
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$tensorMapDescriptor `[` $coordinates `]` `,` $barriers `[` $mbarId `]`"
+        " `to` $dst (`multicast_mask` `=` $multicastMask^)?"
+        " (`,` `predicate` `=` $predicate^)? attr-dict"
+        f" `:` {_stripped('tensorMapDescriptor')} `,` {_stripped('barriers')} `->` type($dst)"
+    )
 
 
 @irdl_op_definition
@@ -345,30 +244,16 @@ class TmaAsyncStoreOp(IRDLOperation):
 
     src = operand_def(MemRefType)
     tensorMapDescriptor = operand_def(TensorMapDescriptorType)
-    coordinates = var_operand_def(IndexType)
-    predicate = opt_operand_def(I1)
+    coordinates = var_operand_def(_INDEX)
+    predicate = opt_operand_def(i1)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TmaAsyncStoreOp:
-        src = parser.parse_unresolved_operand()
-        parser.parse_keyword("to")
-        descriptor, coordinates = parse_indexed(parser)
-        predicate: list[SSAValue] = []
-        if parser.parse_optional_punctuation(",") is not None:
-            predicate = parse_optional_keyword_operand(parser, "predicate", i1)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_value = parser.resolve_operand(src, parser.parse_type())
-        parser.parse_punctuation("->")
-        descriptor_value = parser.resolve_operand(descriptor, _tensor_map_type(parser))
-        op = cls.create(
-            operands=[src_value, descriptor_value, *coordinates, *predicate],
-            attributes=attributes,
-        )
-        set_operand_segments(op, [1, 1, len(coordinates), len(predicate)])
-        return op
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$src `to` $tensorMapDescriptor `[` $coordinates `]`"
+        " (`,` `predicate` `=` $predicate^)? attr-dict"
+        f" `:` type($src) `->` {_stripped('tensorMapDescriptor')}"
+    )
 
 
 # ------------------------------------------------------------------------- warpgroups
@@ -384,21 +269,11 @@ class WarpgroupGenerateDescriptorOp(IRDLOperation):
     tensorMap = operand_def(TensorMapDescriptorType)
     descriptor = result_def(WarpgroupDescriptorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupGenerateDescriptorOp:
-        tensor = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        tensor_map = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tensor_value = parser.resolve_operand(tensor, parser.parse_type())
-        parser.parse_punctuation(",")
-        map_value = parser.resolve_operand(tensor_map, _tensor_map_type(parser))
-        parser.parse_punctuation("->")
-        result = parse_type_or_body(parser, WarpgroupDescriptorType)
-        return cls.create(
-            operands=[tensor_value, map_value], result_types=[result], attributes=attributes
-        )
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$tensor `,` $tensorMap attr-dict"
+        f" `:` type($tensor) `,` {_stripped('tensorMap')} `->` {_stripped('descriptor')}"
+    )
 
 
 @irdl_op_definition
@@ -415,24 +290,13 @@ class WarpgroupMmaOp(IRDLOperation):
     transposeB = opt_prop_def(UnitAttr)
     matrixD = result_def(WarpgroupAccumulatorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupMmaOp:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        kinds = (WarpgroupDescriptorType, WarpgroupDescriptorType, WarpgroupAccumulatorType)
-        types: list[Attribute] = []
-        for index, kind in enumerate(kinds):
-            if index:
-                parser.parse_punctuation(",")
-            types.append(parse_type_or_body(parser, kind))
-        parser.parse_punctuation("->")
-        result = parse_type_or_body(parser, WarpgroupAccumulatorType)
-        values = parser.resolve_operands(operands, types, parser.pos)
-        op = cls.create(operands=values, result_types=[result], attributes=attributes)
-        return move_properties(op, ("waitGroup", "transposeA", "transposeB"))  # pyright: ignore[reportReturnType]
+    irdl_options = (ParsePropInAttrDict(),)  # MLIR's inherent attributes sit there
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        "$descriptorA `,` $descriptorB `,` $matrixC attr-dict"
+        f" `:` {_stripped('descriptorA')} `,` {_stripped('descriptorB')} `,` {_stripped('matrixC')}"
+        f" `->` {_stripped('matrixD')}"
+    )
 
 
 @irdl_op_definition
@@ -444,19 +308,10 @@ class WarpgroupMmaStoreOp(IRDLOperation):
     matrixD = operand_def(WarpgroupAccumulatorType)
     dstMemref = operand_def(MemRefType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupMmaStoreOp:
-        accumulator = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        memref = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        acc_value = parser.resolve_operand(
-            accumulator, parse_type_or_body(parser, WarpgroupAccumulatorType)
-        )
-        parser.parse_keyword("to")
-        memref_value = parser.resolve_operand(memref, parser.parse_type())
-        return cls.create(operands=[acc_value, memref_value], attributes=attributes)
+    custom_directives = (StrippedType,)
+    assembly_format = (  # NVGPUOps.td
+        f"$matrixD `,` $dstMemref attr-dict `:` {_stripped('matrixD')} `to` type($dstMemref)"
+    )
 
 
 @irdl_op_definition
@@ -467,12 +322,8 @@ class WarpgroupMmaInitAccumulatorOp(IRDLOperation):
 
     matrixC = result_def(WarpgroupAccumulatorType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> WarpgroupMmaInitAccumulatorOp:
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation("->")
-        result = parse_type_or_body(parser, WarpgroupAccumulatorType)
-        return cls.create(result_types=[result], attributes=attributes)
+    custom_directives = (StrippedType,)
+    assembly_format = f"attr-dict `->` {_stripped('matrixC')}"  # NVGPUOps.td
 
 
 TMA_OPS = (
@@ -484,6 +335,7 @@ TMA_OPS = (
     MBarrierTryWaitParityOp,
     MBarrierTestWaitOp,
     TmaCreateDescriptorOp,
+    TmaFenceOp,
     TmaPrefetchOp,
     TmaAsyncLoadOp,
     TmaAsyncStoreOp,

@@ -1,16 +1,12 @@
 """The types of MLIR's `nvgpu` dialect (see `mlir_nvgpu`), with their parameters kept as
-MLIR's text (`mlir_syntax.OpaqueParametersType`), and the parse helpers the `nvgpu` op
-modules share."""
+MLIR's text (`mlir_syntax.OpaqueParametersType`)."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
 from gpu_alloc.dialect.mlir_syntax import OpaqueParametersType
-from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Operation
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import Parser
 
 # ------------------------------------------------------------------------------- types
 
@@ -67,19 +63,3 @@ TYPES = (
     WarpgroupDescriptorType,
     WarpgroupAccumulatorType,
 )
-
-INDEX = IndexType()
-
-
-def with_attributes(parser: Parser, op: Operation) -> Operation:
-    op.attributes |= parser.parse_optional_attr_dict()
-    return op
-
-
-def move_properties(op: Operation, names: tuple[str, ...]) -> Operation:
-    """MLIR's inherent attributes written in the attribute dictionary of the custom
-    form (`{numGroups = 1 : i32}`) are properties of the generic form."""
-    for name in names:
-        if name in op.attributes:
-            op.properties[name] = op.attributes.pop(name)
-    return op
