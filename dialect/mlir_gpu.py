@@ -20,11 +20,12 @@ makes a context use it instead of xDSL's.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
+from gpu_alloc.dialect.mlir_directives_gpu import AsyncDependencies
 from gpu_alloc.dialect.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
-from gpu_alloc.dialect.mlir_syntax import with_declared_syntax
 from gpu_alloc.dialect.mlir_transform import script_op_type
 from gpu_alloc.dialect.spellings import space_number as space_number  # re-exported
 from xdsl.dialects import gpu
@@ -34,18 +35,21 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     StringAttr,
-    UnitAttr,
     UnregisteredOp,
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
+    AttrConstraint,
     IRDLOperation,
+    OptPropertyDef,
     ParametrizedAttribute,
     irdl_attr_definition,
     irdl_op_definition,
+    irdl_to_attr_constraint,
     result_def,
 )
+from xdsl.irdl.declarative_assembly_format import FormatProgram
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -169,66 +173,78 @@ def attr_dict(parser: Parser, keyword: bool = False) -> dict[str, Attribute]:
 _Op = TypeVar("_Op", bound=IRDLOperation)
 
 
-def _with_syntax(
-    base: type[_Op], parse: Callable[[type[_Op], Parser], _Op], fixed_operands: int | None = None
-) -> type[_Op]:
+def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> type[_Op]:
     """`base` with MLIR's custom syntax `parse`.
 
     xDSL cannot re-define a subclass of a defined op, so this is a plain subclass that
     only parses: the ops it makes are instances of `base` itself. MLIR's
     generic form may carry properties xDSL does not define (`upper_bound`,
-    `address_spaces`): they move to the attribute dictionary, where MLIR reads them back.
-    With `fixed_operands`, the op's async dependencies and then that many operands:
-    MLIR's generic form has no `operandSegmentSizes` for it, which xDSL requires."""
+    `address_spaces`): they move to the attribute dictionary, where MLIR reads them back."""
     namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
-    namespace["create"] = classmethod(_mlir_generic_create(base, fixed_operands))
+    namespace["create"] = classmethod(_in_base(base, base.create))
     return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
 
 
-def _mlir_generic_create(base: type[IRDLOperation], fixed: int | None) -> Callable[..., Any]:
+def _declared(
+    base: type[_Op],
+    assembly_format: str,
+    fixed_operands: int | None = None,
+    **missing: AttrConstraint,
+) -> type[_Op]:
+    """`_with_syntax` for GPUOps.td's `assembly_format`, read by xDSL's `FormatProgram`
+    with this project's custom directives (`mlir_directives_gpu`).
+
+    `missing`: MLIR's optional properties that xDSL's class lacks (`upper_bound`): the
+    format reads them into the attribute dictionary, where MLIR reads them back. Names
+    in the format are xDSL's (`$result` where MLIR's ODS says `$memref`). With
+    `fixed_operands`, the op's async dependencies and then that many operands: MLIR's
+    generic form has no `operandSegmentSizes` for it, which xDSL requires."""
+    op_def = base.get_irdl_definition()
+    extra = {name: OptPropertyDef(constraint) for name, constraint in missing.items()}
+    definition = replace(
+        op_def,
+        properties={**op_def.properties, **extra},
+        accessor_names={**op_def.accessor_names, **{n: (n, "property") for n in extra}},
+        custom_directives={d.__name__: d for d in (AsyncDependencies,)},
+    )
+    program = FormatProgram.from_str(assembly_format, definition)
+
+    def parse(cls: type[_Op], parser: Parser) -> _Op:
+        return program.parse(parser, cls)
+
+    namespace: dict[str, Any] = {
+        "parse": classmethod(parse),
+        # the format builds the op: an instance of `base`, extras in its dictionary
+        "build": classmethod(_in_base(base, base.build)),
+        "create": classmethod(_in_base(base, base.create, fixed_operands)),
+        "__doc__": base.__doc__,
+    }
+    return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
+
+
+def _in_base(
+    base: type[IRDLOperation], make: Callable[..., Operation], fixed: int | None = None
+) -> Callable[..., Any]:
     defined = base.get_irdl_definition().properties
 
     def create(
         cls: type[Operation],  # noqa: ARG001 (the subclass only parses)
         *,
-        properties: Mapping[str, Attribute] = {},
-        attributes: Mapping[str, Attribute] = {},
+        properties: Mapping[str, Attribute | None] | None = None,
+        attributes: Mapping[str, Attribute | None] | None = None,
         **kwargs: Any,
     ) -> Operation:
+        properties = {k: v for k, v in (properties or {}).items() if v is not None}
         extra = {k: v for k, v in properties.items() if k not in defined}
         properties = {k: v for k, v in properties.items() if k in defined}
-        attributes = {**attributes, **extra}
+        attributes = {**(attributes or {}), **extra}
         # an instance of xDSL's own class: passes and backends see the op they know
-        op = base.create(properties=properties, attributes=attributes, **kwargs)
+        op = make(properties=properties, attributes=attributes, **kwargs)
         if fixed is not None and "operandSegmentSizes" not in op.attributes:
             set_segments(op, [len(op.operands) - fixed, *[1] * fixed], as_property=False)
         return op
 
     return create
-
-
-def _parse_dimension_op(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.thread_id x (upper_bound 128)?`"""
-    dim = parser.parse_str_enum(gpu.DimensionEnum)
-    props: dict[str, Attribute] = {"dimension": gpu.DimensionAttr(dim)}
-    return _create_index_op(cls, parser, props)
-
-
-def _create_index_op(cls: type[_Op], parser: Parser, props: dict[str, Attribute]) -> _Op:
-    attributes: dict[str, Attribute] = {}
-    if parser.parse_optional_keyword("upper_bound") is not None:
-        # MLIR's inherent attribute, kept in the dictionary (MLIR reads it back there)
-        attributes["upper_bound"] = IntegerAttr(parser.parse_integer(), IndexType())
-    attributes.update(attr_dict(parser))
-    if parser.parse_optional_punctuation(":") is not None:  # `gpu.subgroup_id : index`
-        parser.parse_type()
-    return cls.create(result_types=[IndexType()], properties=props, attributes=attributes)
-
-
-def _parse_index_op(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.lane_id (upper_bound 32)?`"""
-    props: dict[str, Attribute] = {}
-    return _create_index_op(cls, parser, props)
 
 
 def _parse_barrier(cls: type[_Op], parser: Parser) -> _Op:
@@ -252,71 +268,6 @@ def _parse_barrier(cls: type[_Op], parser: Parser) -> _Op:
     return cls.create(attributes=attributes)
 
 
-def _parse_wait(cls: type[_Op], parser: Parser) -> _Op:
-    is_async, deps = parse_async(parser)
-    token = [gpu.AsyncTokenType()] if is_async else []
-    return cls.create(operands=deps, result_types=token, attributes=attr_dict(parser))
-
-
-def _parse_alloc(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.alloc async? [deps]? host_shared? (%dyn, ...) ([%sym, ...])? attr-dict : type`"""
-    is_async, deps = parse_async(parser)
-    props: dict[str, Attribute] = {}
-    if parser.parse_optional_keyword("host_shared") is not None:
-        props["hostShared"] = UnitAttr()
-    sizes = parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
-    )
-    symbols = parser.parse_optional_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-    )
-    attributes = attr_dict(parser)
-    parser.parse_punctuation(":")
-    result_type = parser.parse_type()
-    op = cls.create(
-        operands=[*deps, *sizes, *(symbols or [])],
-        result_types=[result_type, *([gpu.AsyncTokenType()] if is_async else [])],
-        properties=props,
-        attributes=attributes,
-    )
-    set_segments(op, [len(deps), len(sizes), len(symbols or [])], as_property=True)
-    return op
-
-
-def _parse_dealloc(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.dealloc async? [deps]? %m : type`"""
-    is_async, deps = parse_async(parser)
-    buffer = parser.parse_unresolved_operand()
-    parser.parse_punctuation(":")
-    buffer_value = parser.resolve_operand(buffer, parser.parse_type())
-    op = cls.create(
-        operands=[*deps, buffer_value],
-        result_types=[gpu.AsyncTokenType()] if is_async else [],
-        attributes=attr_dict(parser),
-    )
-    set_segments(op, [len(deps), 1], as_property=False)
-    return op
-
-
-def _parse_memcpy(cls: type[_Op], parser: Parser) -> _Op:
-    """`gpu.memcpy async? [deps]? %dst, %src : dst_type, src_type`"""
-    is_async, deps = parse_async(parser)
-    dst = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    src = parser.parse_unresolved_operand()
-    parser.parse_punctuation(":")
-    dst_value = parser.resolve_operand(dst, parser.parse_type())
-    parser.parse_punctuation(",")
-    src_value = parser.resolve_operand(src, parser.parse_type())
-    op = cls.create(
-        operands=[*deps, dst_value, src_value],
-        result_types=[gpu.AsyncTokenType()] if is_async else [],
-        attributes=attr_dict(parser),
-    )
-    set_segments(op, [len(deps), 1, 1], as_property=False)
-    return op
-
-
 def set_segments(op: Operation, sizes: Sequence[int], *, as_property: bool) -> None:
     from xdsl.dialects.builtin import DenseArrayBase
 
@@ -327,26 +278,38 @@ def set_segments(op: Operation, sizes: Sequence[int], *, as_property: bool) -> N
         op.attributes["operandSegmentSizes"] = segments
 
 
-ThreadIdOp = _with_syntax(gpu.ThreadIdOp, _parse_dimension_op)
-BlockIdOp = _with_syntax(gpu.BlockIdOp, _parse_dimension_op)
-BlockDimOp = _with_syntax(gpu.BlockDimOp, _parse_dimension_op)
-GridDimOp = _with_syntax(gpu.GridDimOp, _parse_dimension_op)
-GlobalIdOp = _with_syntax(gpu.GlobalIdOp, _parse_dimension_op)
-LaneIdOp = _with_syntax(gpu.LaneIdOp, _parse_index_op)
-SubgroupIdOp = _with_syntax(gpu.SubgroupIdOp, _parse_index_op)
-NumSubgroupsOp = _with_syntax(gpu.NumSubgroupsOp, _parse_index_op)
-SubgroupSizeOp = _with_syntax(gpu.SubgroupSizeOp, _parse_index_op)
+# the formats of GPUOps.td (MLIR 22)
+_DIMENSION = "$dimension (`upper_bound` $upper_bound^)? attr-dict"
+_BOUND = irdl_to_attr_constraint(IntegerAttr[IndexType])
+ThreadIdOp = _declared(gpu.ThreadIdOp, _DIMENSION, upper_bound=_BOUND)
+BlockIdOp = _declared(gpu.BlockIdOp, _DIMENSION, upper_bound=_BOUND)
+BlockDimOp = _declared(gpu.BlockDimOp, _DIMENSION, upper_bound=_BOUND)
+GridDimOp = _declared(gpu.GridDimOp, _DIMENSION, upper_bound=_BOUND)
+GlobalIdOp = _declared(gpu.GlobalIdOp, _DIMENSION, upper_bound=_BOUND)
+LaneIdOp = _declared(gpu.LaneIdOp, "(`upper_bound` $upper_bound^)? attr-dict", upper_bound=_BOUND)
+_COUNT = "(`upper_bound` $upper_bound^)? attr-dict `:` type($result)"
+SubgroupIdOp = _declared(gpu.SubgroupIdOp, _COUNT, upper_bound=_BOUND)
+NumSubgroupsOp = _declared(gpu.NumSubgroupsOp, _COUNT, upper_bound=_BOUND)
+SubgroupSizeOp = _declared(gpu.SubgroupSizeOp, _COUNT, upper_bound=_BOUND)
+# by hand: MLIR 22's format is `attr-dict`; `memfence [...]` (after MLIR 22) is read
+# and a fence that leaves workgroup memory out is refused, at the list
 BarrierOp = _with_syntax(gpu.BarrierOp, _parse_barrier)
-# the formats of GPUOps.td
-HostRegisterOp = with_declared_syntax(gpu.HostRegisterOp, "$value attr-dict `:` type($value)")
-HostUnregisterOp = with_declared_syntax(gpu.HostUnregisterOp, "$value attr-dict `:` type($value)")
-TerminatorOp = with_declared_syntax(gpu.TerminatorOp, "attr-dict")
-ReturnOp = with_declared_syntax(gpu.ReturnOp, "attr-dict ($args^ `:` type($args))?")
-YieldOp = with_declared_syntax(gpu.YieldOp, "attr-dict ($values^ `:` type($values))?")
-WaitOp = _with_syntax(gpu.WaitOp, _parse_wait)
-AllocOp = _with_syntax(gpu.AllocOp, _parse_alloc)
-DeallocOp = _with_syntax(gpu.DeallocOp, _parse_dealloc, fixed_operands=1)
-MemcpyOp = _with_syntax(gpu.MemcpyOp, _parse_memcpy, fixed_operands=2)
+HostRegisterOp = _declared(gpu.HostRegisterOp, "$value attr-dict `:` type($value)")
+HostUnregisterOp = _declared(gpu.HostUnregisterOp, "$value attr-dict `:` type($value)")
+TerminatorOp = _declared(gpu.TerminatorOp, "attr-dict")
+ReturnOp = _declared(gpu.ReturnOp, "attr-dict ($args^ `:` type($args))?")
+YieldOp = _declared(gpu.YieldOp, "attr-dict ($values^ `:` type($values))?")
+_ASYNC = "custom<AsyncDependencies>(type($asyncToken), $asyncDependencies)"
+WaitOp = _declared(gpu.WaitOp, f"{_ASYNC} attr-dict")
+AllocOp = _declared(
+    gpu.AllocOp,
+    f"{_ASYNC} (` ` `host_shared` $hostShared^)? ` ` `(` $dynamicSizes `)`"
+    " (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($result)",
+)
+DeallocOp = _declared(gpu.DeallocOp, f"{_ASYNC} $buffer attr-dict `:` type($buffer)", 1)
+MemcpyOp = _declared(
+    gpu.MemcpyOp, f"{_ASYNC} $dst `,` $src `:` type($dst) `,` type($src) attr-dict", 2
+)
 
 
 @irdl_op_definition
