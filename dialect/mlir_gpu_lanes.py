@@ -1,12 +1,12 @@
 """`gpu.shuffle` and `gpu.printf`: two ops real kernels use that xDSL 0.75 does not define.
 
-Both read MLIR's custom form and print the generic form, which `mlir-opt` reads:
+Both read and print MLIR's custom form (the formats of GPUOps.td):
 
 - `%v, %valid = gpu.shuffle xor %x, %offset, %width : f32` is
   `"gpu.shuffle"(%x, %offset, %width) <{mode = #gpu<shuffle_mode xor>}>`. Its results
   differ between the lanes of a warp, so the thread-dependence analysis counts them as
   thread ids (`kernel_ir.THREAD_ID_OPS`);
-- `gpu.printf "x = %d\\n", %x : i32` is `"gpu.printf"(%x) <{format = "x = %d\\0A"}>`.
+- `gpu.printf "x = %d\\n" {attrs}, %x : i32` is `"gpu.printf"(%x) <{format = "x = %d\\0A"}>`.
 
 Neither touches a memref, so they need no memory effect. Like `mlir_gpu`, this module is
 written so that it could be proposed to xDSL as it is.
@@ -15,12 +15,15 @@ written so that it could be proposed to xDSL as it is.
 from __future__ import annotations
 
 from enum import auto
+from typing import ClassVar
 
-from xdsl.dialects.builtin import I1, I32, IntegerType, StringAttr, i32
+from xdsl.dialects.builtin import I1, I32, IntegerType, StringAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     IRDLOperation,
+    VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -28,7 +31,6 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -54,12 +56,16 @@ class ShuffleOp(IRDLOperation):
 
     name = "gpu.shuffle"
 
-    value = operand_def()
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    value = operand_def(T)
     offset = operand_def(I32)
     width = operand_def(I32)
     mode = prop_def(ShuffleModeAttr)
-    shuffle_result = result_def()
+    shuffle_result = result_def(T)
     valid = result_def(I1)
+
+    assembly_format = "$mode $value `,` $offset `,` $width attr-dict `:` type($value)"  # GPUOps.td
 
     def __init__(self, mode: ShuffleMode, value: SSAValue, offset: SSAValue, width: SSAValue):
         super().__init__(
@@ -67,21 +73,6 @@ class ShuffleOp(IRDLOperation):
             properties={"mode": ShuffleModeAttr(mode)},
             result_types=[value.type, IntegerType(1)],
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ShuffleOp:
-        mode = parser.parse_str_enum(ShuffleMode)
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        offset = parser.parse_operand(i32)
-        parser.parse_punctuation(",")
-        width = parser.parse_operand(i32)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        value_type = parser.parse_type()
-        op = cls(mode, parser.resolve_operand(value, value_type), offset, width)
-        op.attributes.update(attributes)
-        return op
 
     def verify_(self) -> None:
         if self.shuffle_result.type != self.value.type:
@@ -100,25 +91,7 @@ class PrintfOp(IRDLOperation):
     args = var_operand_def()
     format = prop_def(StringAttr)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> PrintfOp:
-        text = parser.parse_str_literal()
-        unresolved = []
-        if parser.parse_optional_punctuation(","):
-            unresolved = parser.parse_comma_separated_list(
-                Parser.Delimiter.NONE, parser.parse_unresolved_operand
-            )
-        attributes = parser.parse_optional_attr_dict()
-        types: list[Attribute] = []
-        if unresolved:
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        if len(types) != len(unresolved):
-            parser.raise_error(f"gpu.printf has {len(unresolved)} arguments but {len(types)} types")
-        args = [parser.resolve_operand(a, t) for a, t in zip(unresolved, types, strict=True)]
-        op = cls.create(operands=args, properties={"format": StringAttr(text)})
-        op.attributes.update(attributes)
-        return op
+    assembly_format = "$format attr-dict (`,` $args^ `:` type($args))?"  # GPUOps.td
 
 
 LANE_OPS: tuple[type[Operation], ...] = (ShuffleOp, PrintfOp)

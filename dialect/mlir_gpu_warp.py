@@ -10,7 +10,7 @@ WMMA kernels of MLIR's integration tests). This module defines them:
     %A = gpu.subgroup_mma_load_matrix %m[%i, %j] {leadDimension = 16 : index}
            : memref<16x16xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
 
-and prints MLIR's generic form. `!gpu.mma_matrix` keeps its parameters as text
+and prints MLIR's custom form (the formats of GPUOps.td). `!gpu.mma_matrix` keeps its parameters as text
 (`mlir_syntax.OpaqueParametersType`). The loads and stores of matrices are accesses
 (`transforms/memory_effects.py`); reductions touch no memory. Written to be proposed to
 xDSL as it is.
@@ -18,12 +18,18 @@ xDSL as it is.
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.mlir_syntax import OpaqueParametersType, parse_indexed
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, UnitAttr, i32
+from typing import ClassVar
+
+from gpu_alloc.dialect.mlir_directives_gpu import AllReduceOperation
+from gpu_alloc.dialect.mlir_syntax import OpaqueParametersType
+from xdsl.dialects.builtin import I32, IndexType, IntegerAttr, MemRefType, UnitAttr, i32
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Operation, Region, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Operation, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
+    ParsePropInAttrDict,
+    VarConstraint,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -97,12 +103,6 @@ class MMAMatrixType(OpaqueParametersType):
     name = "gpu.mma_matrix"
 
 
-def _parse_kind(parser: Parser) -> ReductionKindAttr | None:
-    if (word := parser.parse_optional_keyword_in(tuple(k.value for k in ReductionKind))) is None:
-        return None
-    return ReductionKindAttr(ReductionKind(word))
-
-
 @irdl_op_definition
 class AllReduceOp(IRDLOperation):
     """`%r = gpu.all_reduce (kind)? %v (uniform)? region? attr-dict : (T) -> T`: the
@@ -116,29 +116,11 @@ class AllReduceOp(IRDLOperation):
     result = result_def()
     body = region_def()
 
-    @classmethod
-    def parse(cls, parser: Parser) -> AllReduceOp:
-        properties: dict[str, Attribute] = {}
-        if (kind := _parse_kind(parser)) is not None:
-            properties["op"] = kind
-        value = parser.parse_unresolved_operand()
-        if parser.parse_optional_keyword("uniform") is not None:
-            properties["uniform"] = UnitAttr()
-        region = parser.parse_optional_region() or Region()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        (value_type,) = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        parser.parse_punctuation("->")
-        result = parser.parse_optional_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_type
-        ) or [parser.parse_type()]
-        return cls.create(
-            operands=[parser.resolve_operand(value, value_type)],
-            result_types=result,
-            properties=properties,
-            attributes=attributes,
-            regions=[region],
-        )
+    custom_directives = (AllReduceOperation,)
+    assembly_format = (
+        "custom<AllReduceOperation>($op) $value (`uniform` $uniform^)? $body attr-dict"
+        " `:` functional-type(operands, results)"
+    )
 
 
 @irdl_op_definition
@@ -151,46 +133,16 @@ class SubgroupReduceOp(IRDLOperation):
     value = operand_def()
     op = prop_def(ReductionKindAttr)
     uniform = opt_prop_def(UnitAttr)
-    cluster_size = opt_prop_def(IntegerAttr)
-    cluster_stride = opt_prop_def(IntegerAttr)
+    cluster_size = opt_prop_def(IntegerAttr[I32])
+    cluster_stride = prop_def(IntegerAttr[I32], default_value=IntegerAttr(1, i32))
     result = result_def()
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SubgroupReduceOp:
-        kind = _parse_kind(parser)
-        if kind is None:
-            parser.raise_error("expected a reduction kind")
-        properties: dict[str, Attribute] = {"op": kind, "cluster_stride": IntegerAttr(1, i32)}
-        value = parser.parse_unresolved_operand()
-        if parser.parse_optional_keyword("uniform") is not None:
-            properties["uniform"] = UnitAttr()
-        if parser.parse_optional_keyword("cluster") is not None:
-            parser.parse_punctuation("(")
-            parser.parse_keyword("size")
-            parser.parse_punctuation("=")
-            properties["cluster_size"] = IntegerAttr(parser.parse_integer(), i32)
-            if parser.parse_optional_punctuation(",") is not None:
-                parser.parse_keyword("stride")
-                parser.parse_punctuation("=")
-                properties["cluster_stride"] = IntegerAttr(parser.parse_integer(), i32)
-            parser.parse_punctuation(")")
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        (value_type,) = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        parser.parse_punctuation("->")
-        return cls.create(
-            operands=[parser.resolve_operand(value, value_type)],
-            result_types=[parser.parse_type()],
-            properties=properties,
-            attributes=attributes,
-        )
-
-
-def _inherent(attributes: dict[str, Attribute], names: tuple[str, ...]) -> dict[str, Attribute]:
-    return {name: attributes.pop(name) for name in names if name in attributes}
-
-
-_MMA_PROPS = ("leadDimension", "transpose")
+    custom_directives = (AllReduceOperation,)
+    assembly_format = (
+        "custom<AllReduceOperation>($op) $value (`uniform` $uniform^)?"
+        " (`cluster` `(` `size` `=` $cluster_size^ (`,` `stride` `=` $cluster_stride^)? `)`)?"
+        " attr-dict `:` functional-type(operands, results)"
+    )
 
 
 @irdl_op_definition
@@ -206,19 +158,8 @@ class SubgroupMmaLoadMatrixOp(IRDLOperation):
     transpose = opt_prop_def(UnitAttr)
     res = result_def(MMAMatrixType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SubgroupMmaLoadMatrixOp:
-        memref, indices = parse_indexed(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        memref_value = parser.resolve_operand(memref, parser.parse_type())
-        parser.parse_punctuation("->")
-        return cls.create(
-            operands=[memref_value, *indices],
-            result_types=[parser.parse_type()],
-            properties=_inherent(attributes, _MMA_PROPS),
-            attributes=attributes,
-        )
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$srcMemref `[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)"
 
 
 @irdl_op_definition
@@ -234,21 +175,10 @@ class SubgroupMmaStoreMatrixOp(IRDLOperation):
     leadDimension = prop_def(IntegerAttr)
     transpose = opt_prop_def(UnitAttr)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SubgroupMmaStoreMatrixOp:
-        fragment = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        memref, indices = parse_indexed(parser)
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        fragment_value = parser.resolve_operand(fragment, parser.parse_type())
-        parser.parse_punctuation(",")
-        memref_value = parser.resolve_operand(memref, parser.parse_type())
-        return cls.create(
-            operands=[fragment_value, memref_value, *indices],
-            properties=_inherent(attributes, _MMA_PROPS),
-            attributes=attributes,
-        )
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$src `,` $dstMemref `[` $indices `]` attr-dict `:` type($src) `,` type($dstMemref)"
+    )
 
 
 @irdl_op_definition
@@ -259,30 +189,17 @@ class SubgroupMmaComputeOp(IRDLOperation):
 
     opA = operand_def(MMAMatrixType)
     opB = operand_def(MMAMatrixType)
-    opC = operand_def(MMAMatrixType)
+    C: ClassVar = VarConstraint("C", base(MMAMatrixType))  # AllTypesMatch<["opC", "res"]>
+
+    opC = operand_def(C)
     a_transpose = opt_prop_def(UnitAttr)
     b_transpose = opt_prop_def(UnitAttr)
-    res = result_def(MMAMatrixType)
+    res = result_def(C)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SubgroupMmaComputeOp:
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        a_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        b_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        c_type = parser.parse_type()
-        values = parser.resolve_operands(operands, [a_type, b_type, c_type], parser.pos)
-        return cls.create(
-            operands=values,
-            result_types=[c_type],
-            properties=_inherent(attributes, ("a_transpose", "b_transpose")),
-            attributes=attributes,
-        )
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$opA `,` $opB `,` $opC attr-dict `:` type($opA) `,` type($opB) `->` type($res)"
+    )
 
 
 @irdl_op_definition
@@ -294,6 +211,8 @@ class SubgroupMmaConstantMatrixOp(IRDLOperation):
     value = operand_def()
     res = result_def(MMAMatrixType)
 
+    # by hand: GPUOps.td's `$value attr-dict `:` type($res)` takes the value's type from
+    # the matrix's element type (TypesMatchWith), which xDSL's formats cannot infer
     @classmethod
     def parse(cls, parser: Parser) -> SubgroupMmaConstantMatrixOp:
         value = parser.parse_unresolved_operand()
@@ -326,23 +245,7 @@ class SubgroupMmaElementwiseOp(IRDLOperation):
     opType = prop_def(ElementwiseKindAttr)
     res = result_def(MMAMatrixType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> SubgroupMmaElementwiseOp:
-        kind = parser.parse_str_enum(ElementwiseKind)
-        operands = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
-        return cls.create(
-            operands=parser.resolve_operands(operands, types, parser.pos),
-            result_types=[result],
-            properties={"opType": ElementwiseKindAttr(kind)},
-            attributes=attributes,
-        )
+    assembly_format = "$opType $args attr-dict `:` functional-type($args, $res)"
 
 
 WARP_OPS: tuple[type[Operation], ...] = (
