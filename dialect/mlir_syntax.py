@@ -1,21 +1,19 @@
-"""Pieces of MLIR's custom syntax shared by the dialect modules this project adds.
+"""Pieces of MLIR's syntax shared by the modules that add MLIR's ops to xDSL.
 
 xDSL 0.75 lacks several of MLIR's upstream dialects (`nvgpu`, `amdgpu`, `index`) and
 some ops of the ones it has (`scf.forall`, `affine.max`, `vector.shape_cast`, ...). The
-modules that add them (`mlir_nvgpu`, `mlir_amdgpu`, `mlir_index`, `mlir_scf`,
-`mlir_affine`, `mlir_vector`) read MLIR's custom form and print the generic form, whose
-operand order, property names and `operandSegmentSizes` follow MLIR's ODS definitions so
-that `mlir-opt` reads it back. This module holds what they share, and like them it is
-written so that it could be proposed to xDSL as it is:
+modules that add them declare MLIR's `assemblyFormat` where MLIR's ODS file has one
+(the directives xDSL's formats lack are in the `mlir_directives_*` modules) and parse
+by hand only what MLIR parses in C++. This module holds what they share, and like them
+it is written so that it could be proposed to xDSL as it is:
 
-- `parse_indexed`: `%memref[%i, %j]`;
-- `parse_optional_keyword_operand`: `, predicate = %p` style optional operands;
+- `with_declared_syntax`: MLIR's format on an op class xDSL already defines (and
+  prints in generic form), as a parse-only subclass; `with_parser` for a hand parser;
 - `finish_op`: creates a parsed op, the inherent attributes of the custom form's
-  attribute dictionary becoming properties; `parse_i64_array`: `[1, 0]`;
+  attribute dictionary becoming properties;
 - `OpaqueParametersType`: a type whose parameters are kept as the text MLIR wrote
   (`!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>`), for types this
-  project never looks inside; MLIR's custom op syntax may write such a type without its
-  `!dialect.name` prefix (`: <memorySpace = ...>`), which `parse_type_or_body` reads.
+  project never looks inside (`parse_balanced_body` reads the text).
 """
 
 from __future__ import annotations
@@ -24,11 +22,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import ClassVar, TypeVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, StringAttr, i32, i64
+from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 from xdsl.irdl import IRDLOperation, ParametrizedAttribute
 from xdsl.irdl.declarative_assembly_format import CustomDirective, FormatProgram
-from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
@@ -66,37 +64,6 @@ def with_declared_syntax(
     return with_parser(base, lambda cls, parser: program.parse(parser, base))
 
 
-def parse_index_list(parser: Parser) -> list[SSAValue]:
-    """`[%i, %j, ...]` of `index` operands (possibly empty)."""
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-    )
-
-
-def parse_indexed(parser: Parser) -> tuple[UnresolvedOperand, list[SSAValue]]:
-    """`%memref[%i, %j, ...]`: the memref (resolved later, once its type is read) and
-    its `index` operands."""
-    base = parser.parse_unresolved_operand()
-    return base, parse_index_list(parser)
-
-
-def parse_optional_keyword_operand(
-    parser: Parser, keyword: str, type_: Attribute, *, equals: bool = True
-) -> list[SSAValue]:
-    """`, keyword = %value` (or `keyword = %value` after a comma already read), as MLIR
-    writes optional operands such as `predicate = %p`: one operand, or none."""
-    if parser.parse_optional_keyword(keyword) is None:
-        return []
-    if equals:
-        parser.parse_punctuation("=")
-    return [parser.parse_operand(type_)]
-
-
-def set_operand_segments(op: Operation, sizes: Sequence[int]) -> None:
-    """MLIR's `operandSegmentSizes` property (generic form) for an op built by a parser."""
-    op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
-
-
 class OpaqueParametersType(ParametrizedAttribute, TypeAttribute):
     """A type whose parameters this project keeps as MLIR's text, `!name<text>`.
 
@@ -131,14 +98,6 @@ def parse_balanced_body(parser: AttrParser) -> str:
     return parser._parse_dialect_symbol_body().strip()  # pyright: ignore[reportPrivateUsage]
 
 
-def parse_type_or_body(parser: Parser, kind: type[OpaqueParametersType]) -> Attribute:
-    """A type at a position where MLIR's custom syntax may drop the `!dialect.name`
-    prefix of `kind`: `<params>` is a `kind`, anything else a full type."""
-    if parser._current_token.kind == MLIRTokenKind.LESS:  # pyright: ignore[reportPrivateUsage]
-        return kind(parse_balanced_body(parser))
-    return parser.parse_type()
-
-
 def finish_op(
     cls: type[IRDLOperation],
     parser: Parser,
@@ -154,9 +113,3 @@ def finish_op(
     return cls.create(
         operands=operands, result_types=results, properties=props, attributes=attributes
     )
-
-
-def parse_i64_array(parser: Parser) -> DenseArrayBase:
-    """`[1, 0]` as MLIR's `array<i64: 1, 0>` property."""
-    values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-    return DenseArrayBase.from_list(i64, values)
