@@ -39,7 +39,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	rm -rf build/typecheck && mkdir -p $(TYPECHECK_TREE)
 	ln -s $(CURDIR)/core/*.py $(TYPECHECK_TREE)/
-	for d in dialect transforms packing lowering tools sim targets; do cp -rs $(CURDIR)/$$d $(TYPECHECK_TREE)/$$d; done
+	for d in syntax dialect transforms packing lowering tools sim targets; do cp -rs $(CURDIR)/$$d $(TYPECHECK_TREE)/$$d; done
 	$(BIN)/pyright
 
 bench: $(STAMP)

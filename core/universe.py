@@ -24,55 +24,55 @@ def _dialect() -> Dialect:
 
 
 def _nvgpu() -> Dialect:
-    from gpu_alloc.dialect.mlir_nvgpu import NVGPU
+    from gpu_alloc.syntax.mlir_nvgpu import NVGPU
 
     return NVGPU
 
 
 def _amdgpu() -> Dialect:
-    from gpu_alloc.dialect.mlir_amdgpu import AMDGPU
+    from gpu_alloc.syntax.mlir_amdgpu import AMDGPU
 
     return AMDGPU
 
 
 def _index() -> Dialect:
-    from gpu_alloc.dialect.mlir_index import INDEX
+    from gpu_alloc.syntax.mlir_index import INDEX
 
     return INDEX
 
 
 def _mlir_gpu() -> Dialect:
-    from gpu_alloc.dialect.mlir_gpu_kernels import MLIR_GPU
+    from gpu_alloc.syntax.mlir_gpu_kernels import MLIR_GPU
 
     return MLIR_GPU
 
 
 def _mlir_llvm() -> Dialect:
-    from gpu_alloc.dialect.mlir_llvm import MLIR_LLVM
+    from gpu_alloc.syntax.mlir_llvm import MLIR_LLVM
 
     return MLIR_LLVM
 
 
 def _mlir_memref() -> Dialect:
-    from gpu_alloc.dialect.mlir_memref import MLIR_MEMREF
+    from gpu_alloc.syntax.mlir_memref import MLIR_MEMREF
 
     return MLIR_MEMREF
 
 
 def _mlir_scf() -> Dialect:
-    from gpu_alloc.dialect.mlir_scf import MLIR_SCF
+    from gpu_alloc.syntax.mlir_scf import MLIR_SCF
 
     return MLIR_SCF
 
 
 def _mlir_affine() -> Dialect:
-    from gpu_alloc.dialect.mlir_affine import MLIR_AFFINE
+    from gpu_alloc.syntax.mlir_affine import MLIR_AFFINE
 
     return MLIR_AFFINE
 
 
 def _mlir_vector() -> Dialect:
-    from gpu_alloc.dialect.mlir_vector import MLIR_VECTOR
+    from gpu_alloc.syntax.mlir_vector import MLIR_VECTOR
 
     return MLIR_VECTOR
 

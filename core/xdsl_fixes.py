@@ -25,8 +25,8 @@ xDSL's behaviour for each of them.
    them ("'(' expected"). The patched `scf.for` parser takes either form.
 5. `vector.print`: xDSL's op has no custom syntax, a required operand and neither of
    MLIR's properties, so nothing MLIR prints for it parses. No patch: the project's own
-   `vector` dialect (`gpu_alloc.dialect.mlir_vector.MLIR_VECTOR`, which its tools and
-   `register` load) holds this module's `PrintOp` in place of xDSL's. It follows
+   `vector` dialect (`gpu_alloc.syntax.mlir_vector.MLIR_VECTOR`, which its tools and
+   `register` load) holds `gpu_alloc.syntax.mlir_vector_print.PrintOp` in place of xDSL's. It follows
    MLIR's VectorOps.td: an optional source (vector, integer, index or float),
    `punctuation` (`#vector.punctuation<no_punctuation|newline|comma|open|close>`,
    newline by default) and `stringLiteral`, in MLIR's custom form
@@ -48,121 +48,17 @@ shapes, empty attribute bodies); `apply()` installs those too.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from gpu_alloc import xdsl_fixes_mlir
-from xdsl.dialects.builtin import AnyFloatConstr, IndexType, IntegerType, StringAttr, VectorType
-from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import TypeAttribute
-from xdsl.irdl import (
-    IRDLOperation,
-    base,
-    irdl_attr_definition,
-    irdl_op_definition,
-    opt_operand_def,
-    opt_prop_def,
-)
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.arg_spec import PipelineLexer, SpecToken, SpecTokenKind
-from xdsl.utils.exceptions import ArgSpecParseError, VerifyException
-from xdsl.utils.str_enum import StrEnum
+from xdsl.utils.exceptions import ArgSpecParseError
 
 _applied = False
-
-
-class PrintPunctuation(StrEnum):
-    """What `vector.print` prints after its source (MLIR's `PrintPunctuation`)."""
-
-    NO_PUNCTUATION = "no_punctuation"
-    NEWLINE = "newline"
-    COMMA = "comma"
-    OPEN = "open"
-    CLOSE = "close"
-
-
-@irdl_attr_definition
-class PrintPunctuationAttr(EnumAttribute[PrintPunctuation]):
-    """`#vector.punctuation<comma>`."""
-
-    name = "vector.punctuation"
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data.value}>")
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> PrintPunctuation:
-        with parser.in_angle_brackets():
-            return parser.parse_str_enum(PrintPunctuation)
-
-
-@irdl_op_definition
-class PrintOp(IRDLOperation):
-    """`vector.print`, as MLIR defines it (see fix 5)."""
-
-    name = "vector.print"
-
-    SOURCE: ClassVar = base(VectorType) | base(IntegerType) | base(IndexType) | AnyFloatConstr
-
-    source = opt_operand_def(SOURCE)
-    punctuation = opt_prop_def(PrintPunctuationAttr)
-    string_literal = opt_prop_def(StringAttr, prop_name="stringLiteral")
-
-    def __init__(
-        self,
-        source: Any = None,
-        punctuation: PrintPunctuation | None = None,
-        string_literal: str | None = None,
-    ):
-        properties: dict[str, Any] = {}
-        if punctuation is not None:
-            properties["punctuation"] = PrintPunctuationAttr(punctuation)
-        if string_literal is not None:
-            properties["stringLiteral"] = StringAttr(string_literal)
-        super().__init__(operands=[[] if source is None else [source]], properties=properties)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> PrintOp:
-        source = None
-        if (operand := parser.parse_optional_unresolved_operand()) is not None:
-            parser.parse_punctuation(":")
-            source = parser.resolve_operand(operand, parser.parse_type())
-        punctuation: PrintPunctuation | None = None
-        text: str | None = None
-        while (keyword := parser.parse_optional_keyword_in(("str", "punctuation"))) is not None:
-            if (keyword == "str" and text is not None) or (
-                keyword == "punctuation" and punctuation is not None
-            ):
-                parser.raise_error(f"'{keyword}' given twice")
-            if keyword == "str":
-                text = parser.parse_str_literal()
-            else:
-                parser.parse_punctuation("<")
-                punctuation = parser.parse_str_enum(PrintPunctuation)
-                parser.parse_punctuation(">")
-        op = cls(source, punctuation, text)
-        op.attributes |= parser.parse_optional_attr_dict()
-        return op
-
-    def verify_(self) -> None:
-        punctuated = (
-            self.punctuation is not None and self.punctuation.data != PrintPunctuation.NEWLINE
-        )
-        if self.string_literal is not None and (self.source is not None or punctuated):
-            raise VerifyException("a source or a punctuation cannot be printed with a string")
-
-    def print(self, printer: Printer) -> None:
-        if self.source is not None:
-            printer.print_string(" ")
-            printer.print_operand(self.source)
-            printer.print_string(" : ")
-            printer.print_attribute(self.source.type)
-        if self.string_literal is not None:
-            printer.print_string(" str ")
-            printer.print_string_literal(self.string_literal.data)
-        if self.punctuation is not None and self.punctuation.data != PrintPunctuation.NEWLINE:
-            printer.print_string(f" punctuation <{self.punctuation.data.value}>")
-        printer.print_op_attributes(self.attributes)
 
 
 def _fix_utf8_string_literals() -> None:

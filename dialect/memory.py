@@ -29,10 +29,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
-from gpu_alloc.dialect.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS, workgroup_count
 from gpu_alloc.dialect.ops import AliasOp, AllocOp, MemorySpace, OffsetPointerOp, memory_space_of
 from gpu_alloc.dialect.spellings import unclassified
+from gpu_alloc.syntax.mlir_gpu import is_dynamic_shared_memory
+from gpu_alloc.syntax.mlir_gpu_kernels import LAUNCH_CONFIG_ARGUMENTS, workgroup_count
 from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, MemRefType, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue

@@ -85,7 +85,7 @@ UNCLASSIFIED = _Unclassified()
 
 def _word(attr: Attribute) -> str | None:
     """The word inside `#dialect.name<word>`: the project's `#gpu.address_space`, xDSL's,
-    or one kept as its text (`dialect.mlir_attributes`)."""
+    or one kept as its text (`syntax.mlir_attributes`)."""
     for field in ("space", "value", "text"):
         parameter = getattr(attr, field, None)
         if isinstance(parameter, StringAttr):

@@ -35,12 +35,12 @@ from gpu_alloc.dialect import (
     DeallocOp,
     MemorySpace,
 )
-from gpu_alloc.dialect.mlir_gpu import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.heap_slices import alignment_of, check_byte_size
 from gpu_alloc.memref_sizes import byte_size_ops, static_byte_size
 from gpu_alloc.names import unique_name
 from gpu_alloc.remarks import emit_remark
+from gpu_alloc.syntax.mlir_gpu import DynamicSharedMemoryOp, is_dynamic_shared_memory
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops

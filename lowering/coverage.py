@@ -38,7 +38,7 @@ INDEX_BINARY = (
     "add sub mul divs divu rems remu ceildivs ceildivu floordivs maxs maxu mins minu "
     "shl shrs shru and or xor".split()
 )
-"""The binary ops of MLIR's `index` dialect (`dialect/mlir_index.py`)."""
+"""The binary ops of MLIR's `index` dialect (`syntax/mlir_index.py`)."""
 
 
 _CASTS = {

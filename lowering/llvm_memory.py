@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.lowering.llvm_builder import (
     FunctionBuilder,
     Index,
@@ -25,6 +24,7 @@ from gpu_alloc.lowering.llvm_builder import (
 )
 from gpu_alloc.lowering.llvm_extras import AtomicRMWOp
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.syntax.mlir_gpu import is_dynamic_shared_memory
 from xdsl.dialects import llvm, memref, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,

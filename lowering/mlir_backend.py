@@ -25,7 +25,6 @@ from typing import TypeVar
 
 import llvmlite.binding as llvm_binding
 from gpu_alloc.dialect.kernels import KERNEL_ATTRIBUTES, KERNEL_CALLING_CONVENTIONS, is_kernel
-from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.isolated import isolated
 from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
@@ -37,6 +36,7 @@ from gpu_alloc.lowering.target_spaces import (
 )
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library, find_mlir_opt
 from gpu_alloc.provenance import cloned
+from gpu_alloc.syntax.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.targets import Device
 from xdsl.dialects import func, gpu, llvm
 from xdsl.dialects.builtin import (

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type
 from gpu_alloc.dialect.dynamic_shared import dynamic_shared_size
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import (
     ATTRIBUTION_ATTRS,
     attribution_storage,
@@ -16,7 +17,6 @@ from gpu_alloc.dialect.memory import (
     function_arguments,
     workgroup_count,
 )
-from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.lowering.opencl_c_arith import (
     _CASTS,
     _FLOAT_BINARY,

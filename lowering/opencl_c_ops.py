@@ -225,7 +225,7 @@ _ATOMICS = {
 
 
 def _atomic_rmw(writer: _FunctionWriter, op: Operation) -> None:
-    from gpu_alloc.dialect.mlir_memref import ATOMIC_RMW_KINDS
+    from gpu_alloc.syntax.mlir_memref import ATOMIC_RMW_KINDS
 
     kinds = {number: kind for kind, number in ATOMIC_RMW_KINDS.items()}
     kind = kinds[op.properties["kind"].value.data]  # type: ignore[union-attr]

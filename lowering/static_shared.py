@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from gpu_alloc.dialect.backing import dynamic_shared_bytes
 from gpu_alloc.dialect.kernels import AnyFunction, is_kernel
-from gpu_alloc.dialect.mlir_gpu_kernels import workgroup_count
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import static_byte_size
+from gpu_alloc.syntax.mlir_gpu_kernels import workgroup_count
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
 from xdsl.dialects import gpu

@@ -25,10 +25,10 @@ from gpu_alloc.dialect.memory import (
     attribution_storage,
     attributions,
 )
-from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
-from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.lowering.alloc_patterns import unique_symbol
 from gpu_alloc.provenance import DerivingPattern
+from gpu_alloc.syntax.mlir_gpu import is_dynamic_shared_memory
+from gpu_alloc.syntax.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS
 from gpu_alloc.targets import AddressSpaces
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (

@@ -26,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gpu_alloc.dialect.attributes import KERNEL_ATTRIBUTE
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import (
     attribution_alignment,
     attribution_storage,
     attributions,
     function_arguments,
 )
-from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.llvm_arith import ARITH_LOWERINGS, MATH_LOWERINGS
 from gpu_alloc.lowering.llvm_builder import (

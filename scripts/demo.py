@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from gpu_alloc.dialect.mlir_gpu import MlirNameParser
+from gpu_alloc.syntax.mlir_gpu import MlirNameParser
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
 from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass, fuse_module
 from gpu_alloc.transforms.fusion_report import format_report

@@ -20,7 +20,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gpu_alloc.dialect.mlir_gpu import MlirNameParser
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage import BACKENDS, COLUMNS
 from gpu_alloc.lowering.emit import EMIT_ERRORS, device_for, emit_modules
@@ -28,6 +27,7 @@ from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
 from gpu_alloc.lowering.ptxas import PtxasError
 from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.lowering.tool_runs import ToolRejected
+from gpu_alloc.syntax.mlir_gpu import MlirNameParser
 from gpu_alloc.targets import TARGETS
 from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass

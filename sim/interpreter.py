@@ -14,9 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from gpu_alloc.dialect.kernels import KernelFunction
-from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
-from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
+from gpu_alloc.dialect.kernels import KernelFunction, is_kernel
 from gpu_alloc.sim.arith import ARITH_OPS
 from gpu_alloc.sim.control_flow import (
     Mask,
@@ -31,6 +29,7 @@ from gpu_alloc.sim.errors import BarrierDivergenceError, SimulationError, option
 from gpu_alloc.sim.lanes import shuffle
 from gpu_alloc.sim.memory_ops import MemoryOps
 from gpu_alloc.sim.state import BlockState, LaunchState
+from gpu_alloc.syntax.mlir_gpu_lanes import ShuffleOp
 from xdsl.dialects import cf, func, gpu, scf
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue

@@ -12,9 +12,9 @@ undefined on a GPU, so it is an error here.
 from __future__ import annotations
 
 import numpy as np
-from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleMode, ShuffleOp
 from gpu_alloc.sim.control_flow import Mask
 from gpu_alloc.sim.errors import SimulationError
+from gpu_alloc.syntax.mlir_gpu_lanes import ShuffleMode, ShuffleOp
 
 
 def shuffle(

@@ -22,9 +22,8 @@ from gpu_alloc.dialect import (
     heap_bytes_per_block,
     is_heap_argument_type,
 )
-from gpu_alloc.dialect.kernels import KernelFunction
+from gpu_alloc.dialect.kernels import KernelFunction, is_kernel
 from gpu_alloc.dialect.memory import function_arguments, space_of, unclassified_allocation
-from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.provenance import cloned
 from gpu_alloc.sim.allocations import dynamic_shared_size, shared_bytes_limit, simulated_device

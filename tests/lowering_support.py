@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gpu_alloc.dialect.mlir_gpu import MlirNameParser
+from gpu_alloc.syntax.mlir_gpu import MlirNameParser
 from gpu_alloc.universe import register_dialects
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp

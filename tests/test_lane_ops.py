@@ -8,7 +8,7 @@ from pathlib import Path
 import corpus
 import numpy as np
 from fuzz_cli import run_tool
-from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
+from gpu_alloc.syntax.mlir_gpu_lanes import ShuffleOp
 from gpu_alloc.transforms.block_level_code import gpu_kernels
 from gpu_alloc.transforms.kernel_ir import ThreadDependence
 from xdsl.dialects import arith, memref

@@ -28,8 +28,8 @@ from gpu_alloc.dialect.memory import (
     spelling_for,
     storage_of,
 )
-from gpu_alloc.dialect.mlir_gpu import WORKGROUP
 from gpu_alloc.sim import BarrierDivergenceError, MemoryAccessError, SimulationError, simulate
+from gpu_alloc.syntax.mlir_gpu import WORKGROUP
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, f32, i32
 from xdsl.ir import Operation

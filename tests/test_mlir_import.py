@@ -9,8 +9,9 @@ from pathlib import Path
 import corpus
 import pytest
 from gpu_alloc.dialect import AllocOp
-from gpu_alloc.dialect.mlir_gpu import GpuAddressSpaceAttr, space_number
+from gpu_alloc.dialect.spellings import space_number
 from gpu_alloc.sim import simulate
+from gpu_alloc.syntax.mlir_gpu import GpuAddressSpaceAttr
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnregisteredOp, i32

@@ -10,10 +10,10 @@ import dataclasses
 from typing import IO
 
 import pytest
-from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import tool_checks
 from gpu_alloc.lowering.coverage import Row
+from gpu_alloc.syntax.mlir_attributes import opaque_attribute_type
 from gpu_alloc.targets import TARGETS, Chip, Device, TargetDescription, resolve
 from gpu_alloc.transforms.module_target import declared_target, device_at
 from gpu_alloc.universe import target_entries

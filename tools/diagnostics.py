@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_alloc.dialect.mlir_gpu import MlirNameParser
 from gpu_alloc.provenance import origin_of
 from gpu_alloc.source_lines import remember
+from gpu_alloc.syntax.mlir_gpu import MlirNameParser
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation

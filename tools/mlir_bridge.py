@@ -17,7 +17,7 @@ MLIR 22 properties that xDSL's definition of an op lacks (`alignment` and
 become the op's attributes, which is where the embedded parser puts them when it reads
 the custom form; input the embedded parser reads with such a property goes through MLIR
 too, so that MLIR checks it. `#llvm.cconv<ptx_kernelcc>` and MLIR 22's other calling
-conventions are read by `dialect.mlir_llvm`.
+conventions are read by `syntax.mlir_llvm`.
 
 If MLIR rejects the text too, the embedded parser's error is the one line reported, with
 MLIR's first error (located in the user's file) appended. Without MLIR (or with

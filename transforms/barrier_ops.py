@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from gpu_alloc.dialect.mlir_amdgpu import LdsBarrierOp
+from gpu_alloc.syntax.mlir_amdgpu import LdsBarrierOp
 from xdsl.dialects import func, gpu
 from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Attribute, Operation

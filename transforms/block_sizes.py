@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gpu_alloc.dialect import AliasOp, AllocOp
-from gpu_alloc.dialect.mlir_affine import DelinearizeIndexOp, LinearizeIndexOp, MaxOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
+from gpu_alloc.syntax.mlir_affine import DelinearizeIndexOp, LinearizeIndexOp, MaxOp
 from gpu_alloc.transforms.kernel_ir import BLOCK_UNIFORM_OPS, THREAD_ID_OPS, launch_thread_id
 from xdsl.dialects import affine, arith, scf
 from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, MemRefType

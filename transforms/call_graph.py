@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gpu_alloc.dialect.mlir_gpu_kernels import is_kernel
+from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.transforms.block_level_code import enclosing_code
 from gpu_alloc.transforms.kernel_ir import (
     Kernel,

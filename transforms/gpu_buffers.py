@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from gpu_alloc.dialect import MemorySpace
 from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import attributions, is_workgroup_type, space_of
-from gpu_alloc.dialect.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.remarks import Remark, emit_remark
+from gpu_alloc.syntax.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.transforms.block_level_code import allocates_workgroup_memory, block_level_code
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.memory_effects import (

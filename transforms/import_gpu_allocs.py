@@ -41,11 +41,11 @@ from gpu_alloc.dialect.memory import (
     is_workgroup_type,
     unclassified_allocation,
 )
-from gpu_alloc.dialect.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.names import unique_name
 from gpu_alloc.provenance import derive
 from gpu_alloc.remarks import Remark, emit_remark
+from gpu_alloc.syntax.mlir_gpu_kernels import WORKGROUP_ATTRIBUTIONS, workgroup_count
 from gpu_alloc.transforms.gpu_buffers import (
     Escape,
     block_level_regions,

@@ -1,7 +1,7 @@
 """Queries about GPU kernels in the IR contract's form, shared by the passes.
 
 A kernel is a `gpu.func` with the `kernel` unit property (xDSL's spelling) or the
-`gpu.kernel` unit attribute (MLIR's): `dialect.mlir_gpu_kernels.is_kernel`. Its body
+`gpu.kernel` unit attribute (MLIR's): `syntax.mlir_gpu_kernels.is_kernel`. Its body
 runs once per thread; code outside thread-dependent control flow is "block level". A
 `gpu.launch` body is block-level code too: its entry block's arguments are MLIR's
 (`LAUNCH_THREAD_IDS` are the thread ids, the others block ids and grid/block sizes,
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from gpu_alloc.dialect.mappings import loop_mapping
-from gpu_alloc.dialect.mlir_gpu_lanes import ShuffleOp
+from gpu_alloc.syntax.mlir_gpu_lanes import ShuffleOp
 from gpu_alloc.transforms.barrier_ops import is_barrier
 from xdsl.dialects import func, gpu, scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue

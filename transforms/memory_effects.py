@@ -34,7 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
 
-from gpu_alloc.dialect import (
+from gpu_alloc.dialect.ops import AliasOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.syntax import (
     mlir_amdgpu,
     mlir_gpu_warp,
     mlir_memref,
@@ -42,8 +43,7 @@ from gpu_alloc.dialect import (
     mlir_scf,
     mlir_vector,
 )
-from gpu_alloc.dialect.mlir_nvgpu_tma import WarpgroupMmaStoreOp
-from gpu_alloc.dialect.ops import AliasOp, DeallocOp, OffsetPointerOp
+from gpu_alloc.syntax.mlir_nvgpu_tma import WarpgroupMmaStoreOp
 from xdsl.dialects import affine, arith, func, gpu, memref, scf, vector
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation

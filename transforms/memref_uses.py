@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from gpu_alloc.dialect.mlir_nvgpu import DeviceAsyncCreateGroupOp, DeviceAsyncWaitOp
 from gpu_alloc.dialect.ops import AliasOp
+from gpu_alloc.syntax.mlir_nvgpu import DeviceAsyncCreateGroupOp, DeviceAsyncWaitOp
 from gpu_alloc.transforms.memory_effects import UseKind, aliased_values, effect_of, use_kind
 from xdsl.ir import Operation, SSAValue
 

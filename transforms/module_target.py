@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass, replace
 
 from gpu_alloc.dialect.attributes import HOST_CODE_TARGET
-from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
 from gpu_alloc.errors import GpuAllocPassError
+from gpu_alloc.syntax.mlir_attributes import opaque_attribute_type
 from gpu_alloc.targets import (
     DEFAULT_DEVICE,
     TARGETS,

@@ -39,11 +39,11 @@ from collections.abc import Callable, Sequence
 from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.mappings import block_dimensions
 from gpu_alloc.dialect.memory import is_workgroup_type
-from gpu_alloc.dialect.mlir_affine import DYNAMIC, DelinearizeIndexOp, LinearizeIndexOp, MaxOp
-from gpu_alloc.dialect.mlir_index import ARITH_EQUIVALENT
-from gpu_alloc.dialect.mlir_scf import ForallOp, InParallelOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.provenance import DerivingPattern
+from gpu_alloc.syntax.mlir_affine import DYNAMIC, DelinearizeIndexOp, LinearizeIndexOp, MaxOp
+from gpu_alloc.syntax.mlir_index import ARITH_EQUIVALENT
+from gpu_alloc.syntax.mlir_scf import ForallOp, InParallelOp
 from xdsl.dialects import affine, arith, gpu, memref, scf, vector
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, UnregisteredOp
 from xdsl.ir import Block, Operation, Region, SSAValue

@@ -4,8 +4,8 @@
 // RUN: mlir-opt-22 --mlir-print-op-generic %s | gpu-alloc-opt | filecheck %s
 
 // Ops of real kernels xDSL 0.75 cannot read in MLIR's custom form: `gpu.shuffle` and
-// `gpu.printf` (dialect/mlir_gpu_lanes.py), `memref.atomic_rmw` (dialect/mlir_memref.py),
-// `gpu.alloc host_shared` (dialect/mlir_gpu.py) and `scf.while` without loop-carried
+// `gpu.printf` (syntax/mlir_gpu_lanes.py), `memref.atomic_rmw` (syntax/mlir_memref.py),
+// `gpu.alloc host_shared` (syntax/mlir_gpu.py) and `scf.while` without loop-carried
 // values (core/xdsl_fixes.py). The CHECK lines are what `mlir-opt-22
 // --mlir-print-op-generic` prints for this file (the fourth RUN line checks that too),
 // except for `gpu.shuffle` and `gpu.printf`, which print their declared custom form

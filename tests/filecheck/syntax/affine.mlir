@@ -1,4 +1,4 @@
-// The embedded parser reads MLIR's syntax of the `affine` ops dialect/mlir_affine.py
+// The embedded parser reads MLIR's syntax of the `affine` ops syntax/mlir_affine.py
 // adds as mlir-opt-22 does: delinearize_index and linearize_index with AffineOps.td's
 // declared formats (their printed form too; a generic `disjoint = false` prints no
 // keyword), trailing attribute dictionaries included; affine.max and affine.if with

@@ -1,5 +1,5 @@
 // The embedded parser reads MLIR's syntax of the `amdgpu` ops whose assemblyFormat
-// dialect/mlir_amdgpu.py declares (AMDGPU.td: gather_to_lds, lds_barrier,
+// syntax/mlir_amdgpu.py declares (AMDGPU.td: gather_to_lds, lds_barrier,
 // raw_buffer_load, raw_buffer_store, transpose_load, fat_raw_buffer_cast; the buffer
 // ops' boundsCheck and indexOffset in the attribute dictionary, which MLIR writes
 // before the operands, boundsCheck only when it is not its default, true) as

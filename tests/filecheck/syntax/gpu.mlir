@@ -1,5 +1,5 @@
 // The embedded parser reads MLIR's syntax of the `gpu` ops whose assemblyFormat
-// dialect/mlir_gpu.py, mlir_gpu_lanes.py and mlir_gpu_warp.py declare (GPUOps.td:
+// syntax/mlir_gpu.py, mlir_gpu_lanes.py and mlir_gpu_warp.py declare (GPUOps.td:
 // return, yield, terminator, host_register, host_unregister, the index ops with their
 // optional `upper_bound`, wait and alloc with custom<AsyncDependencies>, shuffle,
 // printf, all_reduce and subgroup_reduce with custom<AllReduceOperation>, the

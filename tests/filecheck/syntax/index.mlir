@@ -1,5 +1,5 @@
 // The embedded parser reads MLIR's syntax of the `index` ops (IndexOps.td's
-// assemblyFormat, declared in dialect/mlir_index.py) as mlir-opt-22 does, trailing
+// assemblyFormat, declared in syntax/mlir_index.py) as mlir-opt-22 does, trailing
 // attribute dictionaries included: what it reads and prints, read by mlir-opt-22, is
 // what mlir-opt-22 reads from the file itself.
 // RUN: gpu-alloc-opt --mlir-bridge=never %s | mlir-opt-22 > %t.ours

@@ -1,4 +1,4 @@
-// The embedded parser reads MLIR 22's calling conventions (dialect/mlir_llvm.py) as
+// The embedded parser reads MLIR 22's calling conventions (syntax/mlir_llvm.py) as
 // mlir-opt-22 does: in llvm.func's custom form (MLIR's LLVMFuncOp::parse, C++) and as
 // the `#llvm.cconv<...>` attribute of its generic form (CConv's declared format, read
 // by hand: xDSL 0.75's attribute formats take no parameters), including conventions

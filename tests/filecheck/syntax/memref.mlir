@@ -1,5 +1,5 @@
 // The embedded parser reads MLIR's syntax of the `memref` ops whose assemblyFormat
-// dialect/mlir_memref.py declares (MemRefOps.td: cast, memory_space_cast, copy,
+// syntax/mlir_memref.py declares (MemRefOps.td: cast, memory_space_cast, copy,
 // extract_aligned_pointer_as_index, atomic_rmw with its kind's directive) as
 // mlir-opt-22 does, trailing attribute dictionaries included; and the ones it parses by
 // hand as MLIR parses them in C++ (transpose) or where xDSL's op blocks the format

@@ -1,9 +1,9 @@
 // The embedded parser reads MLIR's syntax of the `nvgpu` ops, whose assemblyFormat
-// dialect/mlir_nvgpu.py and dialect/mlir_nvgpu_tma.py declare (NVGPUOps.td), as
+// syntax/mlir_nvgpu.py and syntax/mlir_nvgpu_tma.py declare (NVGPUOps.td), as
 // mlir-opt-22 does: trailing attribute dictionaries with the inherent attributes in
 // them, optional operands present and absent, and the nvgpu operand and result types
 // written without their `!nvgpu.` prefix (`: <memorySpace = ...>`, as MLIR prints them;
-// custom<StrippedType> in dialect/mlir_directives_nvgpu.py) or in full.
+// custom<StrippedType> in syntax/mlir_directives_nvgpu.py) or in full.
 // RUN: gpu-alloc-opt --mlir-bridge=never %s | mlir-opt-22 > %t.ours
 // RUN: mlir-opt-22 %s > %t.mlir
 // RUN: diff %t.ours %t.mlir

@@ -1,5 +1,5 @@
 // The embedded parser reads MLIR's syntax of scf.forall, scf.forall.in_parallel and
-// scf.parallel (dialect/mlir_scf.py) as mlir-opt-22 does. MLIR parses all three in C++
+// scf.parallel (syntax/mlir_scf.py) as mlir-opt-22 does. MLIR parses all three in C++
 // (ForallOp::parse, InParallelOp::parse, ParallelOp::parse), and so do the hand
 // parsers, trailing attribute dictionaries (with the forall's inherent `mapping`)
 // included; implicit terminators are filled in as MLIR fills them.

@@ -1,5 +1,5 @@
 // The embedded parser reads MLIR's syntax of the `vector` ops whose assemblyFormat
-// dialect/mlir_vector.py and mlir_vector_contract.py declare (VectorOps.td:
+// syntax/mlir_vector.py and mlir_vector_contract.py declare (VectorOps.td:
 // shape_cast, transpose, extract_strided_slice, insert_strided_slice, step,
 // from_elements, to_elements, constant_mask, gather, scatter, interleave,
 // deinterleave, multi_reduction; the slices' offsets, sizes and strides and the

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gpu_alloc.dialect.mlir_directives_vector import VectorElements
-from gpu_alloc.dialect.mlir_vector_contract import CONTRACTION_OPS, IteratorTypeAttr
-from gpu_alloc.xdsl_fixes import PrintOp, PrintPunctuationAttr
+from gpu_alloc.syntax.mlir_directives_vector import VectorElements
+from gpu_alloc.syntax.mlir_vector_contract import CONTRACTION_OPS, IteratorTypeAttr
+from gpu_alloc.syntax.mlir_vector_print import PrintOp, PrintPunctuationAttr
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import (
     ArrayAttr,

@@ -12,8 +12,8 @@ a memref is in `transforms/memory_effects.py`. Written to be proposed to xDSL as
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.mlir_nvgpu_tma import TMA_OPS
-from gpu_alloc.dialect.mlir_nvgpu_types import TYPES, DeviceAsyncTokenType
+from gpu_alloc.syntax.mlir_nvgpu_tma import TMA_OPS
+from gpu_alloc.syntax.mlir_nvgpu_types import TYPES, DeviceAsyncTokenType
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,

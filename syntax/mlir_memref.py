@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpu_alloc.dialect.mlir_directives_loops import AtomicRMWKindKeyword
-from gpu_alloc.dialect.mlir_syntax import with_declared_syntax
+from gpu_alloc.syntax.mlir_directives_loops import AtomicRMWKindKeyword
+from gpu_alloc.syntax.mlir_syntax import with_declared_syntax
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     AffineMapAttr,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gpu_alloc.dialect.mlir_syntax import finish_op
+from gpu_alloc.syntax.mlir_syntax import finish_op
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, StringAttr, VectorType, i64
 from xdsl.dialects.utils import EnumAttribute

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gpu_alloc.dialect.mlir_directives_gpu import AllReduceOperation
-from gpu_alloc.dialect.mlir_syntax import OpaqueParametersType
+from gpu_alloc.syntax.mlir_directives_gpu import AllReduceOperation
+from gpu_alloc.syntax.mlir_syntax import OpaqueParametersType
 from xdsl.dialects.builtin import I32, IndexType, IntegerAttr, MemRefType, UnitAttr, i32
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Operation, SpacedOpaqueSyntaxAttribute

@@ -23,11 +23,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from gpu_alloc.dialect.mlir_attributes import opaque_attribute_type
-from gpu_alloc.dialect.mlir_directives_gpu import AsyncDependencies
-from gpu_alloc.dialect.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
-from gpu_alloc.dialect.mlir_transform import script_op_type
-from gpu_alloc.dialect.spellings import space_number as space_number  # re-exported
+from gpu_alloc.syntax.mlir_attributes import opaque_attribute_type
+from gpu_alloc.syntax.mlir_directives_gpu import AsyncDependencies
+from gpu_alloc.syntax.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
+from gpu_alloc.syntax.mlir_transform import script_op_type
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gpu_alloc.dialect.mlir_syntax import OpaqueParametersType
+from gpu_alloc.syntax.mlir_syntax import OpaqueParametersType
 from xdsl.irdl import irdl_attr_definition
 
 # ------------------------------------------------------------------------------- types

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpu_alloc.dialect.mlir_syntax import parse_balanced_body
+from gpu_alloc.syntax.mlir_syntax import parse_balanced_body
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntAttr, StringAttr
 from xdsl.ir import Attribute, OpaqueSyntaxAttribute, TypeAttribute

@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from gpu_alloc.dialect.mlir_directives_nvgpu import StrippedType
-from gpu_alloc.dialect.mlir_nvgpu_types import (
+from gpu_alloc.syntax.mlir_directives_nvgpu import StrippedType
+from gpu_alloc.syntax.mlir_nvgpu_types import (
     MBarrierGroupType,
     MBarrierTokenType,
     TensorMapDescriptorType,
