@@ -46,8 +46,9 @@ from gpu_alloc.lowering.alloc_patterns import (
     symbol_of,
 )
 from gpu_alloc.memref_sizes import byte_size_ops
-from gpu_alloc.syntax.mlir_gpu import is_dynamic_shared_memory, set_segments
+from gpu_alloc.syntax.mlir_gpu import is_dynamic_shared_memory
 from gpu_alloc.syntax.mlir_gpu_kernels import LaunchOp
+from gpu_alloc.syntax.mlir_syntax import set_segments
 from gpu_alloc.targets import Device
 from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
 from gpu_alloc.transforms.block_sizes import size_slice

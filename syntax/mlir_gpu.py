@@ -19,13 +19,13 @@ makes a context use it instead of xDSL's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from gpu_alloc.syntax.mlir_attributes import opaque_attribute_type
 from gpu_alloc.syntax.mlir_directives_gpu import AsyncDependencies
 from gpu_alloc.syntax.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
+from gpu_alloc.syntax.mlir_syntax import with_declared_syntax, with_parser
 from gpu_alloc.syntax.mlir_transform import script_op_type
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
@@ -35,20 +35,16 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StringAttr,
     UnregisteredOp,
-    i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
-    AttrConstraint,
     IRDLOperation,
-    OptPropertyDef,
     ParametrizedAttribute,
     irdl_attr_definition,
     irdl_op_definition,
     irdl_to_attr_constraint,
     result_def,
 )
-from xdsl.irdl.declarative_assembly_format import FormatProgram
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -160,90 +156,7 @@ def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
     return is_async, list(deps or [])
 
 
-def attr_dict(parser: Parser, keyword: bool = False) -> dict[str, Attribute]:
-    if keyword:
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        return dict(attrs.data) if attrs is not None else {}
-    return parser.parse_optional_attr_dict()
-
-
-# ----------------------------------------------------------------------------- simple ops
-
 _Op = TypeVar("_Op", bound=IRDLOperation)
-
-
-def _with_syntax(base: type[_Op], parse: Callable[[type[_Op], Parser], _Op]) -> type[_Op]:
-    """`base` with MLIR's custom syntax `parse`.
-
-    xDSL cannot re-define a subclass of a defined op, so this is a plain subclass that
-    only parses: the ops it makes are instances of `base` itself. MLIR's
-    generic form may carry properties xDSL does not define (`upper_bound`,
-    `address_spaces`): they move to the attribute dictionary, where MLIR reads them back."""
-    namespace: dict[str, Any] = {"parse": classmethod(parse), "__doc__": base.__doc__}
-    namespace["create"] = classmethod(_in_base(base, base.create))
-    return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
-
-
-def _declared(
-    base: type[_Op],
-    assembly_format: str,
-    fixed_operands: int | None = None,
-    **missing: AttrConstraint,
-) -> type[_Op]:
-    """`_with_syntax` for GPUOps.td's `assembly_format`, read by xDSL's `FormatProgram`
-    with this project's custom directives (`mlir_directives_gpu`).
-
-    `missing`: MLIR's optional properties that xDSL's class lacks (`upper_bound`): the
-    format reads them into the attribute dictionary, where MLIR reads them back. Names
-    in the format are xDSL's (`$result` where MLIR's ODS says `$memref`). With
-    `fixed_operands`, the op's async dependencies and then that many operands: MLIR's
-    generic form has no `operandSegmentSizes` for it, which xDSL requires."""
-    op_def = base.get_irdl_definition()
-    extra = {name: OptPropertyDef(constraint) for name, constraint in missing.items()}
-    definition = replace(
-        op_def,
-        properties={**op_def.properties, **extra},
-        accessor_names={**op_def.accessor_names, **{n: (n, "property") for n in extra}},
-        custom_directives={d.__name__: d for d in (AsyncDependencies,)},
-    )
-    program = FormatProgram.from_str(assembly_format, definition)
-
-    def parse(cls: type[_Op], parser: Parser) -> _Op:
-        return program.parse(parser, cls)
-
-    namespace: dict[str, Any] = {
-        "parse": classmethod(parse),
-        # the format builds the op: an instance of `base`, extras in its dictionary
-        "build": classmethod(_in_base(base, base.build)),
-        "create": classmethod(_in_base(base, base.create, fixed_operands)),
-        "__doc__": base.__doc__,
-    }
-    return type(base.__name__, (base,), namespace)  # pyright: ignore[reportReturnType]
-
-
-def _in_base(
-    base: type[IRDLOperation], make: Callable[..., Operation], fixed: int | None = None
-) -> Callable[..., Any]:
-    defined = base.get_irdl_definition().properties
-
-    def create(
-        cls: type[Operation],  # noqa: ARG001 (the subclass only parses)
-        *,
-        properties: Mapping[str, Attribute | None] | None = None,
-        attributes: Mapping[str, Attribute | None] | None = None,
-        **kwargs: Any,
-    ) -> Operation:
-        properties = {k: v for k, v in (properties or {}).items() if v is not None}
-        extra = {k: v for k, v in properties.items() if k not in defined}
-        properties = {k: v for k, v in properties.items() if k in defined}
-        attributes = {**(attributes or {}), **extra}
-        # an instance of xDSL's own class: passes and backends see the op they know
-        op = make(properties=properties, attributes=attributes, **kwargs)
-        if fixed is not None and "operandSegmentSizes" not in op.attributes:
-            set_segments(op, [len(op.operands) - fixed, *[1] * fixed], as_property=False)
-        return op
-
-    return create
 
 
 def _parse_barrier(cls: type[_Op], parser: Parser) -> _Op:
@@ -263,18 +176,21 @@ def _parse_barrier(cls: type[_Op], parser: Parser) -> _Op:
                 parser.pos,
             )
         attributes["address_spaces"] = ArrayAttr(spaces)
-    attributes.update(attr_dict(parser))
+    attributes.update(parser.parse_optional_attr_dict())
     return cls.create(attributes=attributes)
 
 
-def set_segments(op: Operation, sizes: Sequence[int], *, as_property: bool) -> None:
-    from xdsl.dialects.builtin import DenseArrayBase
-
-    segments = DenseArrayBase.from_list(i32, sizes)
-    if as_property:
-        op.properties["operandSegmentSizes"] = segments
-    else:
-        op.attributes["operandSegmentSizes"] = segments
+def _declared(
+    base: type[_Op], assembly_format: str, fixed_operands: int | None = None, **missing: Any
+) -> type[_Op]:
+    """GPUOps.td's format on xDSL's `base`, with this project's gpu directives."""
+    return with_declared_syntax(
+        base,
+        assembly_format,
+        (AsyncDependencies,),
+        missing=missing,
+        fixed_operands=fixed_operands,
+    )
 
 
 # the formats of GPUOps.td (MLIR 22)
@@ -292,7 +208,7 @@ NumSubgroupsOp = _declared(gpu.NumSubgroupsOp, _COUNT, upper_bound=_BOUND)
 SubgroupSizeOp = _declared(gpu.SubgroupSizeOp, _COUNT, upper_bound=_BOUND)
 # by hand: MLIR 22's format is `attr-dict`; `memfence [...]` (after MLIR 22) is read
 # and a fence that leaves workgroup memory out is refused, at the list
-BarrierOp = _with_syntax(gpu.BarrierOp, _parse_barrier)
+BarrierOp = with_parser(gpu.BarrierOp, _parse_barrier)
 HostRegisterOp = _declared(gpu.HostRegisterOp, "$value attr-dict `:` type($value)")
 HostUnregisterOp = _declared(gpu.HostUnregisterOp, "$value attr-dict `:` type($value)")
 TerminatorOp = _declared(gpu.TerminatorOp, "attr-dict")
@@ -320,16 +236,6 @@ class DynamicSharedMemoryOp(IRDLOperation):
 
     memref = result_def(MemRefType)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> DynamicSharedMemoryOp:
-        """`attr-dict : type`; printed in generic form like the other `gpu` ops, so that
-        stock `xdsl-opt --allow-unregistered-dialect` reads it too."""
-        attributes = attr_dict(parser)
-        parser.parse_punctuation(":")
-        op = cls(parser.parse_type())
-        op.attributes.update(attributes)
-        return op
-
     def __init__(self, result_type: Attribute | None = None):
         from xdsl.dialects.builtin import DYNAMIC_INDEX, i8
 
@@ -345,6 +251,13 @@ class DynamicSharedMemoryOp(IRDLOperation):
                 "gpu.dynamic_shared_memory result must be in #gpu.address_space<workgroup>, "
                 f"got {memref_type}"
             )
+
+
+# printed in generic form like the other `gpu` ops, so that stock
+# `xdsl-opt --allow-unregistered-dialect` reads it too; GPUOps.td's format when read
+DynamicSharedMemorySyntax = with_declared_syntax(
+    DynamicSharedMemoryOp, "attr-dict `:` type($memref)"
+)
 
 
 def is_dynamic_shared_memory(op: Operation) -> bool:

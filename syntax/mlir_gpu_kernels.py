@@ -14,14 +14,13 @@ from typing import Any
 from gpu_alloc.dialect.spellings import space_number
 from gpu_alloc.syntax.mlir_gpu import (
     SIMPLE_OPS,
-    DynamicSharedMemoryOp,
+    DynamicSharedMemorySyntax,
     GpuAddressSpaceAttr,
-    attr_dict,
     parse_async,
-    set_segments,
 )
 from gpu_alloc.syntax.mlir_gpu_lanes import LANE_ATTRIBUTES, LANE_OPS
 from gpu_alloc.syntax.mlir_gpu_warp import WARP_ATTRIBUTES, WARP_OPS
+from gpu_alloc.syntax.mlir_syntax import set_segments
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -55,7 +54,9 @@ class ModuleOp(gpu.ModuleOp):
         targets = parser.parse_optional_comma_separated_list(
             parser.Delimiter.SQUARE, parser.parse_attribute
         )
-        attributes = attr_dict(parser, keyword=True)
+        attributes = dict(
+            (parser.parse_optional_attr_dict_with_keyword() or DictionaryAttr({})).data
+        )
         if targets is not None:
             attributes["targets"] = ArrayAttr(targets)
         region = parser.parse_region()
@@ -198,7 +199,10 @@ class FuncOp(gpu.FuncOp):
         }
         if parser.parse_optional_keyword("kernel") is not None:
             props["kernel"] = UnitAttr()
-        attributes = attr_dict(parser, keyword=True) | attribution_attrs
+        attributes = (
+            dict((parser.parse_optional_attr_dict_with_keyword() or DictionaryAttr({})).data)
+            | attribution_attrs
+        )
         if any(attrs.data for _, attrs in arguments):
             attributes["arg_attrs"] = ArrayAttr(attrs for _, attrs in arguments)
         attributes["sym_name"] = name
@@ -285,13 +289,17 @@ class LaunchOp(gpu.LaunchOp):
         ignored: dict[str, Attribute] = {}
         workgroup = _parse_attributions(parser, "workgroup", ignored)
         private = _parse_attributions(parser, "private", ignored)
-        attributes = attr_dict(parser, keyword=True)
+        attributes = dict(
+            (parser.parse_optional_attr_dict_with_keyword() or DictionaryAttr({})).data
+        )
         if workgroup:
             attributes[WORKGROUP_ATTRIBUTIONS] = IntegerAttr(len(workgroup), 64)
         region = parser.parse_region(
             [*block_ids, *thread_ids, *grid_args, *block_args, *workgroup, *private]
         )
-        attributes |= attr_dict(parser)  # MLIR prints discardable attributes after the body
+        attributes |= (
+            parser.parse_optional_attr_dict()
+        )  # MLIR prints discardable attributes after the body
         op = cls.create(
             operands=[*deps, *grid, *block, *dynamic],
             result_types=[gpu.AsyncTokenType()] if is_async else [],
@@ -363,7 +371,7 @@ class LaunchFuncOp(gpu.LaunchFuncOp):
             operands=[*deps, *sizes, *dynamic, *arguments],
             result_types=[gpu.AsyncTokenType()] if is_async else [],
             properties={"kernel": kernel},
-            attributes=attr_dict(parser),
+            attributes=parser.parse_optional_attr_dict(),
         )
         segments = [len(deps), 1, 1, 1, 1, 1, 1, 0, 0, 0, len(dynamic), len(arguments), 0]
         set_segments(op, segments, as_property=True)
@@ -374,7 +382,9 @@ _XDSL_OPS = {op.name for op in gpu.GPU.operations}
 _REPLACEMENTS: dict[str, type[Operation]] = {
     op.name: op for op in (*SIMPLE_OPS, ModuleOp, FuncOp, LaunchOp, LaunchFuncOp, *WARP_OPS)
 }
-_NEW_OPS = [op for op in (DynamicSharedMemoryOp, *LANE_OPS, *WARP_OPS) if op.name not in _XDSL_OPS]
+_NEW_OPS = [
+    op for op in (DynamicSharedMemorySyntax, *LANE_OPS, *WARP_OPS) if op.name not in _XDSL_OPS
+]
 _NEW_ATTRIBUTES = [GpuAddressSpaceAttr, *LANE_ATTRIBUTES, *WARP_ATTRIBUTES]
 
 MLIR_GPU = Dialect(
