@@ -84,9 +84,11 @@ UNCLASSIFIED = _Unclassified()
 
 
 def _word(attr: Attribute) -> str | None:
-    """The word inside `#dialect.name<word>`: the project's `#gpu.address_space`, xDSL's,
+    """The word inside `#dialect.name<word>`: an enum attribute (the project's `#gpu.address_space`), xDSL's,
     or one kept as its text (`syntax.mlir_attributes`)."""
-    for field in ("space", "value", "text"):
+    if isinstance(data := getattr(attr, "data", None), str):  # an `EnumAttribute`
+        return data.strip()
+    for field in ("value", "text"):
         parameter = getattr(attr, field, None)
         if isinstance(parameter, StringAttr):
             return parameter.data.strip()

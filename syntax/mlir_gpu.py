@@ -19,7 +19,6 @@ makes a context use it instead of xDSL's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from gpu_alloc.syntax.mlir_attributes import opaque_attribute_type
@@ -33,13 +32,12 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
-    StringAttr,
     UnregisteredOp,
 )
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    ParametrizedAttribute,
     irdl_attr_definition,
     irdl_op_definition,
     irdl_to_attr_constraint,
@@ -48,47 +46,44 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
-ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
+
+class AddressSpace(StrEnum):
+    """MLIR's `gpu::AddressSpace` (GPUBase.td)."""
+
+    GLOBAL = "global"
+    WORKGROUP = "workgroup"
+    PRIVATE = "private"
+
+
+ADDRESS_SPACES = {AddressSpace.GLOBAL: 1, AddressSpace.WORKGROUP: 3, AddressSpace.PRIVATE: 5}
 """MLIR's GPU address spaces and the NVVM numbers they stand for."""
 
 
 @irdl_attr_definition
-class GpuAddressSpaceAttr(ParametrizedAttribute):
-    """`#gpu.address_space<workgroup>`: a memref memory space, equivalent to 1, 3 or 5."""
+class GpuAddressSpaceAttr(EnumAttribute[AddressSpace]):
+    """`#gpu.address_space<workgroup>`: a memref memory space, equivalent to 1, 3 or 5
+    (GPUBase.td's `GPU_AddressSpaceAttr`, `<` $value `>`)."""
 
     name = "gpu.address_space"
 
-    space: StringAttr
-
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            pos = parser.pos
-            word = parser.parse_identifier()
-            if word not in ADDRESS_SPACES:
-                parser.raise_error(
-                    f"unknown GPU address space '{word}' (expected global, workgroup or private)",
-                    pos,
-                    parser.pos,
-                )
-            return (StringAttr(word),)
+    def parse_parameter(cls, parser: AttrParser) -> AddressSpace:
+        with parser.in_angle_brackets():  # as xDSL's `llvm.tailcallkind`
+            return super().parse_parameter(parser)
 
-    def print_parameters(self, printer: Printer) -> None:
+    def print_parameter(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            printer.print_string(self.space.data)
-
-    def verify(self) -> None:
-        if self.space.data not in ADDRESS_SPACES:
-            raise VerifyException(f"unknown GPU address space '{self.space.data}'")
+            super().print_parameter(printer)
 
     @property
     def number(self) -> int:
-        return ADDRESS_SPACES[self.space.data]
+        return ADDRESS_SPACES[self.data]
 
 
-WORKGROUP = GpuAddressSpaceAttr(StringAttr("workgroup"))
-PRIVATE = GpuAddressSpaceAttr(StringAttr("private"))
+WORKGROUP = GpuAddressSpaceAttr(AddressSpace.WORKGROUP)
+PRIVATE = GpuAddressSpaceAttr(AddressSpace.PRIVATE)
 
 
 class MlirNameParser(Parser):

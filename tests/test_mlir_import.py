@@ -11,10 +11,10 @@ import pytest
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.dialect.spellings import space_number
 from gpu_alloc.sim import simulate
-from gpu_alloc.syntax.mlir_gpu import GpuAddressSpaceAttr
+from gpu_alloc.syntax.mlir_gpu import AddressSpace, GpuAddressSpaceAttr
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from xdsl.dialects import gpu
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnregisteredOp, i32
+from xdsl.dialects.builtin import IntegerAttr, UnregisteredOp, i32
 from xdsl.utils.exceptions import ParseError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "mlir_transpose.mlir"
@@ -27,13 +27,13 @@ def run_opt(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
 
 def test_address_spaces_are_the_nvvm_numbers():
     for word, number in (("global", 1), ("workgroup", 3), ("private", 5)):
-        assert space_number(GpuAddressSpaceAttr(StringAttr(word))) == number
+        assert space_number(GpuAddressSpaceAttr(AddressSpace(word))) == number
     assert space_number(IntegerAttr(3, i32)) == 3
 
 
 def test_unknown_address_space_is_a_parse_error():
     text = "func.func @f(%a: memref<4xf32, #gpu.address_space<shared>>) { return }"
-    with pytest.raises(ParseError, match="unknown GPU address space 'shared'"):
+    with pytest.raises(ParseError, match="Expected `global`, `workgroup`, or `private`"):
         corpus.parse(text)
 
 
