@@ -7,6 +7,9 @@ MLIR's ODS files declare them: xDSL-only, written so that it could be proposed t
   only (`$elements attr-dict : type($result)`, `$source attr-dict : type($source)`),
   as MLIR's do, and xDSL infers the element types (and, for `to_elements`, how many
   results there are) from it.
+- `ElementTypeOf`: the attribute constraint of MLIR's `TypesMatchWith` that makes an
+  operand's type the element type of another's (`gpu.subgroup_mma_constant_matrix`'s
+  value and its `!gpu.mma_matrix`): any type with an `element_type`.
 """
 
 from __future__ import annotations
@@ -66,4 +69,38 @@ class VectorElements(RangeConstraint[Attribute]):
     def mapping_type_vars(
         self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
     ) -> VectorElements:
+        return self
+
+
+@dataclass(frozen=True)
+class ElementTypeOf(AttrConstraint[Attribute]):
+    """The element type of the shaped type held by constraint variable `shaped` (a
+    `VarConstraint`): its `element_type`."""
+
+    shaped: str
+    """The name of the `VarConstraint` on the shaped type."""
+
+    @staticmethod
+    def _element(shaped: Attribute) -> Attribute:
+        element = getattr(shaped, "element_type", None)
+        if not isinstance(element, Attribute):
+            raise VerifyException(f"expected a type with elements, got {shaped}")
+        return element
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        shaped = constraint_context.get_variable(self.shaped)
+        if shaped is not None and attr != (expected := self._element(shaped)):
+            raise VerifyException(f"expected {expected}, the element type of {shaped}, got {attr}")
+
+    def can_infer(self, var_constraint_names: Set[str]) -> bool:
+        return self.shaped in var_constraint_names
+
+    def infer(self, context: InferenceContext) -> Attribute:
+        shaped = context.get_variable(self.shaped)
+        assert shaped is not None
+        return self._element(shaped)
+
+    def mapping_type_vars(
+        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+    ) -> ElementTypeOf:
         return self

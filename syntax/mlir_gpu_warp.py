@@ -21,7 +21,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from gpu_alloc.syntax.mlir_directives_gpu import AllReduceOperation
+from gpu_alloc.syntax.mlir_directives_vector import ElementTypeOf
 from gpu_alloc.syntax.mlir_syntax import OpaqueParametersType
+from xdsl.context import Context
 from xdsl.dialects.builtin import I32, IndexType, IntegerAttr, MemRefType, UnitAttr, i32
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Operation, SpacedOpaqueSyntaxAttribute
@@ -101,6 +103,13 @@ class MMAMatrixType(OpaqueParametersType):
     """`!gpu.mma_matrix<16x16xf16, "AOp">`: a warp's fragment of a matrix."""
 
     name = "gpu.mma_matrix"
+
+    @property
+    def element_type(self) -> Attribute:
+        """`f32` for `!gpu.mma_matrix<16x16xf32, "COp">`: a builtin type, read without
+        any dialect."""
+        shape_and_type = self.body.data.split(",")[0].strip()
+        return Parser(Context(), shape_and_type.rsplit("x", 1)[-1]).parse_type()
 
 
 @irdl_op_definition
@@ -208,31 +217,11 @@ class SubgroupMmaConstantMatrixOp(IRDLOperation):
 
     name = "gpu.subgroup_mma_constant_matrix"
 
-    value = operand_def()
-    res = result_def(MMAMatrixType)
+    _MATRIX: ClassVar = VarConstraint("MATRIX", base(MMAMatrixType))
+    value = operand_def(ElementTypeOf("MATRIX"))  # MLIR's TypesMatchWith
+    res = result_def(_MATRIX)
 
-    # by hand: GPUOps.td's `$value attr-dict `:` type($res)` takes the value's type from
-    # the matrix's element type (TypesMatchWith), which xDSL's formats cannot infer
-    @classmethod
-    def parse(cls, parser: Parser) -> SubgroupMmaConstantMatrixOp:
-        value = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        result = parser.parse_type()
-        element = _element_type_of(parser, result)
-        return cls.create(
-            operands=[parser.resolve_operand(value, element)],
-            result_types=[result],
-            attributes=attributes,
-        )
-
-
-def _element_type_of(parser: Parser, matrix: Attribute) -> Attribute:
-    """The element type of `!gpu.mma_matrix<16x16xf32, "COp">` (`f32`)."""
-    if not isinstance(matrix, MMAMatrixType):
-        parser.raise_error("expected a !gpu.mma_matrix type")
-    shape_and_type = matrix.body.data.split(",")[0].strip()
-    return Parser(parser.ctx, shape_and_type.rsplit("x", 1)[-1]).parse_type()
+    assembly_format = "$value attr-dict `:` type($res)"  # GPUOps.td
 
 
 @irdl_op_definition
