@@ -95,7 +95,14 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
+            start = parser.pos
             space = parser.parse_attribute()
+            if not isinstance(space, IntegerAttr):
+                parser.raise_error(
+                    f"!gpu_alloc.ptr takes a memory space number (1, 3 or 5), got {space}",
+                    start,
+                    parser.pos,
+                )
         return (space,)
 
     def print_parameters(self, printer: Printer) -> None:

@@ -112,6 +112,28 @@ def test_when_mlir_cannot_read_it_either_both_errors_are_one_line(tmp_path: Path
     assert "cannot read it either: 6:10: custom op 'xegpu.no_such_op' is unknown" in first
 
 
+@needs_mlir
+@pytest.mark.parametrize(
+    ("ptr", "column", "message"),
+    [
+        ("<>", 41, "attribute expected"),
+        ('<"x">', 41, 'takes a memory space number (1, 3 or 5), got "x"'),
+    ],
+)
+def test_what_mlir_only_passes_through_is_the_embedded_parsers_located_error(
+    tmp_path: Path, ptr: str, column: int, message: str
+):
+    """MLIR reads a `gpu_alloc` type as an unregistered one, so its generic form holds
+    the same mistake: the user's line is the diagnostic, never an internal error."""
+    path = write(tmp_path, f'%p = "test.op"() : () -> !gpu_alloc.ptr{ptr}\n')
+    done = run_opt(path, "--allow-unregistered-dialect")
+    assert done.returncode == 1 and done.stdout == "" and "remark" not in done.stderr
+    first = done.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:1:{column}: error: ")
+    assert message in first and "internal error" not in done.stderr
+    assert first.endswith("passes it through unchecked)")
+
+
 def test_never_mode_keeps_the_embedded_error_and_asks_mlir_nothing(tmp_path: Path):
     path = write(tmp_path, KERNEL)
     done = run_opt(path, "--mlir-bridge=never", "-p", "import-gpu-allocs")
