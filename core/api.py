@@ -46,8 +46,8 @@ from gpu_alloc.passes import PASSES as _PASSES
 from gpu_alloc.sim import SimulationError, SimulationResult, simulate
 from gpu_alloc.targets import TARGETS, Device, TargetOptionError, resolve
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-from gpu_alloc.transforms.fusion_result import (
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse.result import (
     FuncPlacement,
     FusionResult,
     KernelFusion,

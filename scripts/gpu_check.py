@@ -49,7 +49,7 @@ from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
 from gpu_alloc.tools.cuda_run import CudaDevice, Unavailable, dynamic_shared_bytes
 from gpu_alloc.tools.cuda_run import descriptor_fields as _descriptor_fields
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (

@@ -31,7 +31,7 @@ from gpu_alloc.syntax.mlir_gpu import MlirNameParser
 from gpu_alloc.targets import TARGETS
 from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
 from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
 from gpu_alloc.universe import register_dialects
 from xdsl.context import Context

@@ -16,8 +16,9 @@ from gpu_alloc.dialect import AllocOp
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.ptx import emit_ptx
 from gpu_alloc.lowering.ptxas import PtxasError, assemble
-from gpu_alloc.transforms import FuseGpuAllocsPass, fusion_analysis
-from gpu_alloc.transforms import fuse_gpu_allocs as fuse
+from gpu_alloc.transforms import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse import analysis as fusion_analysis
+from gpu_alloc.transforms.fuse import fuse_gpu_allocs as fuse
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from xdsl.context import Context
 from xdsl.dialects import func, gpu

@@ -22,7 +22,7 @@ from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.targets import TARGETS
 from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import fuse_module
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
 from lowering_support import EXAMPLES, load, lowered, make_context, parse
