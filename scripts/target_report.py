@@ -24,7 +24,7 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage import BACKENDS, COLUMNS
 from gpu_alloc.lowering.emit import EMIT_ERRORS, device_for, emit_modules
 from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
-from gpu_alloc.lowering.ptxas import PtxasError
+from gpu_alloc.lowering.ptx.ptxas import PtxasError
 from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.lowering.tool_runs import ToolRejected
 from gpu_alloc.syntax.mlir_gpu import MlirNameParser

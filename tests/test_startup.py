@@ -14,7 +14,7 @@ LATER = {
         "llvmlite",
         "numpy",
         "gpu_alloc.lowering.emit",
-        "gpu_alloc.lowering.ptx",
+        "gpu_alloc.lowering.ptx.target",
         "gpu_alloc.transforms.fuse.fuse_gpu_allocs",
         "gpu_alloc.packing",
     ],
