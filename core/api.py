@@ -30,11 +30,11 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_alloc.errors import GpuAllocPassError, UserInputError
-from gpu_alloc.lowering.amdgcn import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
+from gpu_alloc.lowering.amdgcn.target import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-from gpu_alloc.lowering.ptx import PtxTarget, emit_ptx, emit_ptx_modules
-from gpu_alloc.lowering.ptxas import KernelResources, PtxasError, assemble
-from gpu_alloc.lowering.spirv import (
+from gpu_alloc.lowering.ptx.ptxas import KernelResources, PtxasError, assemble
+from gpu_alloc.lowering.ptx.target import PtxTarget, emit_ptx, emit_ptx_modules
+from gpu_alloc.lowering.spirv.target import (
     SpirvTarget,
     emit_spirv,
     emit_spirv_assembly,
@@ -46,8 +46,8 @@ from gpu_alloc.passes import PASSES as _PASSES
 from gpu_alloc.sim import SimulationError, SimulationResult, simulate
 from gpu_alloc.targets import TARGETS, Device, TargetOptionError, resolve
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-from gpu_alloc.transforms.fusion_result import (
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse.result import (
     FuncPlacement,
     FusionResult,
     KernelFusion,

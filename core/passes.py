@@ -40,7 +40,9 @@ PASSES: tuple[PassEntry, ...] = (
     PassEntry(
         "pad-shared-allocs", "gpu_alloc.transforms.pad_shared_allocs", "PadSharedAllocsPass", False
     ),
-    PassEntry("fuse-gpu-allocs", "gpu_alloc.transforms.fuse_gpu_allocs", "FuseGpuAllocsPass", True),
+    PassEntry(
+        "fuse-gpu-allocs", "gpu_alloc.transforms.fuse.fuse_gpu_allocs", "FuseGpuAllocsPass", True
+    ),
     PassEntry(
         "remove-dead-allocs",
         "gpu_alloc.transforms.remove_dead_allocs",

@@ -11,27 +11,27 @@ import importlib
 from typing import TYPE_CHECKING
 
 _EXPORTS = {
-    "AmdgcnTarget": "amdgcn",
-    "emit_amdgcn": "amdgcn",
-    "emit_amdgcn_modules": "amdgcn",
+    "AmdgcnTarget": "amdgcn.target",
+    "emit_amdgcn": "amdgcn.target",
+    "emit_amdgcn_modules": "amdgcn.target",
     "LowerGpuAllocsPass": "lower_gpu_allocs",
-    "PtxTarget": "ptx",
-    "emit_ptx": "ptx",
-    "emit_ptx_modules": "ptx",
-    "OpenClTarget": "opencl",
-    "emit_opencl_modules": "opencl",
-    "emit_opencl_source": "opencl",
-    "SpirvTarget": "spirv",
-    "emit_spirv": "spirv",
-    "emit_spirv_assembly": "spirv",
-    "emit_spirv_modules": "spirv",
+    "PtxTarget": "ptx.target",
+    "emit_ptx": "ptx.target",
+    "emit_ptx_modules": "ptx.target",
+    "OpenClTarget": "opencl.target",
+    "emit_opencl_modules": "opencl.target",
+    "emit_opencl_source": "opencl.target",
+    "SpirvTarget": "spirv.target",
+    "emit_spirv": "spirv.target",
+    "emit_spirv_assembly": "spirv.target",
+    "emit_spirv_modules": "spirv.target",
 }
 
 if TYPE_CHECKING:
-    from gpu_alloc.lowering.amdgcn import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
+    from gpu_alloc.lowering.amdgcn.target import AmdgcnTarget, emit_amdgcn, emit_amdgcn_modules
     from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-    from gpu_alloc.lowering.ptx import PtxTarget, emit_ptx, emit_ptx_modules
-    from gpu_alloc.lowering.spirv import (
+    from gpu_alloc.lowering.ptx.target import PtxTarget, emit_ptx, emit_ptx_modules
+    from gpu_alloc.lowering.spirv.target import (
         SpirvTarget,
         emit_spirv,
         emit_spirv_assembly,

@@ -24,8 +24,8 @@ from typing import IO, Any
 from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
 from gpu_alloc.errors import GpuAllocPassError, pass_errors_are_raised
 from gpu_alloc.lowering.coverage import check_coverage
+from gpu_alloc.lowering.llvm.mlir_backend import MlirBackendError
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-from gpu_alloc.lowering.mlir_backend import MlirBackendError
 from gpu_alloc.lowering.static_shared import check_static_shared
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
 from gpu_alloc.provenance import cloned
@@ -85,7 +85,7 @@ def check_symbol_names(module: ModuleOp, device: Device) -> None:
 def check_math_library(module: ModuleOp, device: Device) -> None:
     """Refuse the first `math` op that needs the target's math library when the library
     is not installed, naming what to install."""
-    from gpu_alloc.lowering.llvm_arith import LIBRARY_MATH
+    from gpu_alloc.lowering.llvm.arith import LIBRARY_MATH
 
     needs_library = {f"math.{name}" for name in (*LIBRARY_MATH, "fpowi")}
     for op in (op for gpu_module in _gpu_modules(module) for op in gpu_module.walk()):
@@ -148,15 +148,15 @@ def _emitted(
 ) -> dict[str, Any]:
     lowered, device = prepared(module, target, chip, backend, isa_version)
     if backend == "c":  # OpenCL C: source, which the device's driver compiles
-        from gpu_alloc.lowering.opencl_c import emit_opencl
+        from gpu_alloc.lowering.opencl.c import emit_opencl
 
         return {name: m.source for name, m in emit_opencl(lowered, device).items()}
     if backend == "mlir":
-        from gpu_alloc.lowering.mlir_backend import emit_with_mlir, objects_with_mlir
+        from gpu_alloc.lowering.llvm.mlir_backend import emit_with_mlir, objects_with_mlir
 
         return (objects_with_mlir if objects else emit_with_mlir)(lowered, device, isa_version)
-    from gpu_alloc.lowering.llvmlite_backend import compile_to_assembly, compile_to_object
-    from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
+    from gpu_alloc.lowering.llvm.llvmlite_backend import compile_to_assembly, compile_to_object
+    from gpu_alloc.lowering.llvm.to_llvm import lower_gpu_module_to_llvm
 
     compile = compile_to_object if objects else compile_to_assembly
     return {

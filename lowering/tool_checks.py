@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpu_alloc.lowering import amdgpu_tools, spirv_tools
-from gpu_alloc.lowering.ptxas import assemble
+from gpu_alloc.lowering.amdgcn import amdgpu_tools
+from gpu_alloc.lowering.ptx.ptxas import assemble
+from gpu_alloc.lowering.spirv import spirv_tools
 from gpu_alloc.plugins import loaded
 from gpu_alloc.targets import TARGETS, Device
 
@@ -34,7 +35,7 @@ def spirv_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
 
 
 def pocl_check(text: str, device: Device, isa_version: int) -> dict[str, int]:
-    from gpu_alloc.lowering.opencl_tools import local_bytes
+    from gpu_alloc.lowering.opencl.opencl_tools import local_bytes
 
     return local_bytes(text)
 

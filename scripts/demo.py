@@ -8,8 +8,8 @@ from pathlib import Path
 
 from gpu_alloc.syntax.mlir_gpu import MlirNameParser
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass, fuse_module
-from gpu_alloc.transforms.fusion_report import format_report
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass, fuse_module
+from gpu_alloc.transforms.fuse.report import format_report
 from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
 from gpu_alloc.universe import register_dialects
 from xdsl.context import Context

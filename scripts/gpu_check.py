@@ -44,12 +44,12 @@ import numpy as np
 from gpu_alloc.dialect import heap_bytes_per_block, is_heap_argument_type
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import LowerGpuAllocsPass
-from gpu_alloc.lowering.ptx import emit_ptx
+from gpu_alloc.lowering.ptx.target import emit_ptx
 from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
 from gpu_alloc.tools.cuda_run import CudaDevice, Unavailable, dynamic_shared_bytes
 from gpu_alloc.tools.cuda_run import descriptor_fields as _descriptor_fields
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
 from xdsl.context import Context
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import (

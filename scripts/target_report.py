@@ -24,14 +24,14 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage import BACKENDS, COLUMNS
 from gpu_alloc.lowering.emit import EMIT_ERRORS, device_for, emit_modules
 from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES
-from gpu_alloc.lowering.ptxas import PtxasError
+from gpu_alloc.lowering.ptx.ptxas import PtxasError
 from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.lowering.tool_runs import ToolRejected
 from gpu_alloc.syntax.mlir_gpu import MlirNameParser
 from gpu_alloc.targets import TARGETS
 from gpu_alloc.targets.nvidia import STATIC_SHARED_LIMIT
 from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
 from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
 from gpu_alloc.universe import register_dialects
 from xdsl.context import Context

@@ -129,7 +129,7 @@ AMD = TargetDescription(
     symbol_pattern=r"[A-Za-z_.$][A-Za-z0-9_.$]*",
     # ds_read_tr: MLIR 22 refuses it on any other chip ("Non-gfx950 chipset not supported")
     chip_only_ops={"amdgpu.transpose_load": ("gfx950",)},
-    driver="gpu_alloc.lowering.amdgcn:AmdgcnTarget",
+    driver="gpu_alloc.lowering.amdgcn.target:AmdgcnTarget",
     tool_check="gpu_alloc.lowering.tool_checks:amdgpu_check",
     mlir_target_attributes=("rocdl.target",),
     mlir_default_chip="gfx900",

@@ -185,7 +185,7 @@ class MathLibrary:
 
 @dataclass(frozen=True)
 class MlirPipeline:
-    """How MLIR 22 compiles a `gpu.module` for the target (see `lowering/mlir_backend.py`).
+    """How MLIR 22 compiles a `gpu.module` for the target (see `lowering/llvm/mlir_backend.py`).
 
     `passes` are `mlir-opt-22` options; `{chip}`, `{isa_version}` and `{wave}` are
     filled in. The last one serialises each `gpu.module` into a `gpu.binary` holding
@@ -260,14 +260,14 @@ class TargetDescription:
     """Why a kernel may not have shared memory sized at its launch ("" where it may)."""
     isolated_codegen: bool = False
     """Whether LLVM's target must compile each module in a fresh process (it keeps state
-    between compilations: `lowering/isolated.py`)."""
+    between compilations: `lowering/llvm/isolated.py`)."""
     refused_types: dict[str, str] = field(default_factory=dict[str, str])
     """Element types (`bf16`) no op may use on the target, and why."""
     chip_only_ops: dict[str, tuple[str, ...]] = field(default_factory=dict[str, tuple[str, ...]])
     """Ops that only some of the target's chips have: op name → those chips."""
     driver: str = ""
     """The target's `-t` driver, an xDSL `Target`, as `module:attribute`
-    (`gpu_alloc.lowering.ptx:PtxTarget`): `gpu_alloc.universe` registers it as `name`."""
+    (`gpu_alloc.lowering.ptx.target:PtxTarget`): `gpu_alloc.universe` registers it as `name`."""
     tool_check: str = ""
     """Its own tools' check of its assembly, as `module:function` (text, device, ISA
     version -> static shared bytes per kernel: `lowering/tool_checks.py`)."""

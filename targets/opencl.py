@@ -5,7 +5,7 @@ Shared memory is `__local` (one array per kernel, declared at the kernel's scope
 `__local` kernel argument for memory sized at the launch), global memory `__global`
 (a memref without a memory space too: an OpenCL kernel's buffers), private memory
 `__private`. The ids, the barrier and the math functions are OpenCL C builtins, spelled
-here as the backend (`lowering/opencl_c.py`) writes them; the LLVM fields of the
+here as the backend (`lowering/opencl/c.py`) writes them; the LLVM fields of the
 description (triple, calling conventions, MLIR pipeline) are empty: the device's own
 OpenCL compiler is the backend after this one.
 
@@ -88,6 +88,6 @@ OPENCL = TargetDescription(
         "f16": "half arithmetic is the optional cl_khr_fp16, which PoCL and Oclgrind lack",
     },
     backends=("c",),
-    driver="gpu_alloc.lowering.opencl:OpenClTarget",
+    driver="gpu_alloc.lowering.opencl.target:OpenClTarget",
     tool_check="gpu_alloc.lowering.tool_checks:pocl_check",
 )

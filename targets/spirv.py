@@ -108,7 +108,7 @@ SPIRV = TargetDescription(
     },
     # MLIR's SPIR-V environment, or Intel's target (which MLIR compiles to SPIR-V); the
     # environment's resource limits give the Workgroup bytes (16 KiB unless it says).
-    driver="gpu_alloc.lowering.spirv:SpirvTarget",
+    driver="gpu_alloc.lowering.spirv.target:SpirvTarget",
     tool_check="gpu_alloc.lowering.tool_checks:spirv_check",
     mlir_target_attributes=("spirv.target_env", "xevm.target"),
     mlir_default_chip="generic",

@@ -9,7 +9,7 @@ import gpu_alloc.api as ga
 import numpy as np
 import pytest
 from gpu_alloc.dialect import LOWER_BOUND_ATTR, PROVEN_OPTIMAL_ATTR, AllocOp
-from gpu_alloc.transforms.fusion_report import format_report
+from gpu_alloc.transforms.fuse.report import format_report
 from gpu_alloc.universe import ALL_PASSES
 from hypothesis import given, settings
 from kernelgen import GeneratedKernel, kernels

@@ -14,11 +14,11 @@ from gpu_alloc.transforms import FuseGpuAllocsPass
 from gpu_alloc.transforms.barrier_gaps import InsertedBarrier, candidate_gaps
 from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.call_graph import CallGraph
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module, fusion_units
-from gpu_alloc.transforms.fusion_analysis import plan_kernel
+from gpu_alloc.transforms.fuse.analysis import plan_kernel
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import fuse_module, fusion_units
+from gpu_alloc.transforms.fuse.reuse_barriers import insert_barriers
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from gpu_alloc.transforms.kernel_ir import kernel_name
-from gpu_alloc.transforms.reuse_barriers import insert_barriers
 from hypothesis import HealthCheck, given, settings
 from kernelgen_loops import HelperKernel, helper_kernels
 from xdsl.dialects import func, gpu, scf

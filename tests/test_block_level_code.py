@@ -13,7 +13,7 @@ from gpu_alloc.dialect import LAYOUT_ATTR, AllocOp
 from gpu_alloc.tools.layout import fused_layouts
 from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
 from gpu_alloc.transforms.block_level_code import block_level_code, gpu_kernels, owned_by
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import fuse_module
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from gpu_alloc.transforms.kernel_ir import kernel_name
 from xdsl.context import Context

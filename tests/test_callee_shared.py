@@ -14,10 +14,11 @@ from differential import Launch, assert_same_behaviour
 from fuzz_cli import run_tool
 from gpu_alloc.dialect import AllocOp
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.ptx import emit_ptx
-from gpu_alloc.lowering.ptxas import PtxasError, assemble
-from gpu_alloc.transforms import FuseGpuAllocsPass, fusion_analysis
-from gpu_alloc.transforms import fuse_gpu_allocs as fuse
+from gpu_alloc.lowering.ptx.ptxas import PtxasError, assemble
+from gpu_alloc.lowering.ptx.target import emit_ptx
+from gpu_alloc.transforms import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse import analysis as fusion_analysis
+from gpu_alloc.transforms.fuse import fuse_gpu_allocs as fuse
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from xdsl.context import Context
 from xdsl.dialects import func, gpu
@@ -271,8 +272,8 @@ def test_over_limit_counts_a_bounded_dynamic_size_at_its_bound():
 def test_amd_has_no_static_limit():
     """gfx950 gives a block 160 KiB of LDS, all of it static: the same 80 KiB in two
     static arrays is fused, and LLVM's AMDGPU target lays out all of it statically."""
-    from gpu_alloc.lowering.amdgcn import emit_amdgcn
-    from gpu_alloc.lowering.amdgpu_tools import kernel_resources
+    from gpu_alloc.lowering.amdgcn.amdgpu_tools import kernel_resources
+    from gpu_alloc.lowering.amdgcn.target import emit_amdgcn
 
     module = _fused(_module(KIB40, KIB40), chip="gfx950")
     resources = kernel_resources(emit_amdgcn(module, chip="gfx950"))

@@ -18,8 +18,8 @@ from gpu_alloc.lowering.coverage import (
     row_of,
 )
 from gpu_alloc.lowering.emit import device_for, emit_modules
-from gpu_alloc.lowering.llvm_arith import LIBRARY_MATH
-from gpu_alloc.lowering.to_llvm import OP_LOWERINGS
+from gpu_alloc.lowering.llvm.arith import LIBRARY_MATH
+from gpu_alloc.lowering.llvm.to_llvm import OP_LOWERINGS
 from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.lowering.toolchain import ToolchainError, find_math_library
 from gpu_alloc.sim.arith import ARITH_OPS

@@ -17,12 +17,12 @@ from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering.coverage import BACKENDS
 from gpu_alloc.lowering.emit import device_for, emit_modules
 from gpu_alloc.lowering.lower_gpu_allocs import DYNAMIC_SHARED_BYTES, LowerGpuAllocsPass
-from gpu_alloc.lowering.ptx import emit_ptx
+from gpu_alloc.lowering.ptx.target import emit_ptx
 from gpu_alloc.lowering.tool_checks import shared_bytes_by_tool
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.targets import TARGETS
 from gpu_alloc.transforms import FlattenAliasesPass, FuseGpuAllocsPass
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import fuse_module
 from hypothesis import HealthCheck, given, settings
 from kernelgen import GeneratedKernel, kernels
 from lowering_support import EXAMPLES, load, lowered, make_context, parse

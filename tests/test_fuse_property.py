@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from gpu_alloc.dialect import AliasOp, AllocOp, GpuAlloc, OffsetPointerOp, is_backing
 from gpu_alloc.packing import PackItem
 from gpu_alloc.transforms import FuseGpuAllocsPass
-from gpu_alloc.transforms.halide_grouping import halide_grouping
+from gpu_alloc.transforms.fuse.halide_grouping import halide_grouping
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.context import Context

@@ -7,7 +7,7 @@ measured against that."""
 from __future__ import annotations
 
 import gpu_alloc.api as ga
-from gpu_alloc.transforms.fusion_plan import Slot, plan_space, unfused_layout
+from gpu_alloc.transforms.fuse.plan import Slot, plan_space, unfused_layout
 from gpu_alloc.transforms.lifetimes import Lifetime
 from hypothesis import given, settings
 from hypothesis import strategies as st

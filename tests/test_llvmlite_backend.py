@@ -10,8 +10,8 @@ import re
 
 import llvmlite.binding as llvm_binding
 import pytest
-from gpu_alloc.lowering.llvmlite_translate import translate_to_llvmlite
-from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
+from gpu_alloc.lowering.llvm.llvmlite_translate import translate_to_llvmlite
+from gpu_alloc.lowering.llvm.to_llvm import lower_gpu_module_to_llvm
 from gpu_alloc.targets import TARGETS
 from lowering_support import lowered, parse
 from xdsl.dialects import gpu
@@ -86,7 +86,7 @@ def test_barrier_and_thread_id_use_llvm_22_intrinsic_names():
 
 def test_bf16_is_llvm_bfloat_with_its_constants():
     """Gap 4: xDSL 0.75 has no LLVM type for bf16; constants are LLVM's `0xR` form."""
-    from gpu_alloc.lowering.llvmlite_translate import BFloatType, convert_type
+    from gpu_alloc.lowering.llvm.llvmlite_translate import BFloatType, convert_type
     from xdsl.dialects.builtin import VectorType, bf16
 
     assert str(convert_type(bf16)) == "bfloat"
@@ -114,7 +114,7 @@ builtin.module {
 
 
 def test_math_calls_libdevice_and_links_it_in():
-    from gpu_alloc.lowering.ptx import emit_ptx
+    from gpu_alloc.lowering.ptx.target import emit_ptx
 
     module = parse(MATH_KERNEL)
     (gpu_module,) = [op for op in module.walk() if isinstance(op, gpu.ModuleOp)]

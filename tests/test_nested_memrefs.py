@@ -99,7 +99,7 @@ gpu.module @m {
 def test_fuse_keeps_a_buffer_that_escapes_through_memory_apart_from_later_ones():
     """`x` is last named before the barrier, but read back through `%box` after it: `y`
     (same size, made after the barrier) must not get x's bytes."""
-    from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+    from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
 
     module = corpus.parse(ESCAPES_THROUGH_A_BOX)
     FuseGpuAllocsPass().apply(corpus.context(), module)

@@ -13,7 +13,7 @@ from pathlib import Path
 import gpu_alloc.api as ga
 import pytest
 from gpu_alloc.errors import UserInputError
-from gpu_alloc.lowering.mlir_backend import holds_unregistered
+from gpu_alloc.lowering.llvm.mlir_backend import holds_unregistered
 from gpu_alloc.lowering.toolchain import find_mlir_opt, have_mlir_opt
 from gpu_alloc.syntax.mlir_llvm import MLIR_CALLING_CONVENTIONS
 from gpu_alloc.tools.reader import read

@@ -17,7 +17,7 @@ pytest.importorskip("pyopencl")
 
 from differential import Launch  # noqa: E402
 from gpu_alloc.errors import GpuAllocPassError  # noqa: E402
-from gpu_alloc.lowering.opencl import emit_opencl_modules, emit_opencl_source  # noqa: E402
+from gpu_alloc.lowering.opencl.target import emit_opencl_modules, emit_opencl_source  # noqa: E402
 from gpu_alloc.tools.opencl_run import oclgrind_reports  # noqa: E402
 from gpu_alloc.tools.sim_loading import parse_module  # noqa: E402
 from halide_style import LAUNCH, halide_kernels  # noqa: E402
@@ -69,7 +69,7 @@ def test_fused_backing_is_one_local_array_with_views_at_their_offsets():
 
 
 def test_pocl_reports_the_fused_bytes():
-    from gpu_alloc.lowering.opencl_tools import local_bytes
+    from gpu_alloc.lowering.opencl.opencl_tools import local_bytes
     from gpu_alloc.tools.sim_loading import make_context
     from gpu_alloc.transforms import FuseGpuAllocsPass
 

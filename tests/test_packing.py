@@ -450,7 +450,7 @@ def test_large_components_honour_the_budget_and_the_time_limit():
 
 
 def test_the_pass_report_names_the_time_limit_when_it_fires():
-    from gpu_alloc.transforms.fusion_plan import Slot, plan_space
+    from gpu_alloc.transforms.fuse.plan import Slot, plan_space
     from gpu_alloc.transforms.lifetimes import Lifetime
 
     slots = [

@@ -11,8 +11,9 @@ import corpus
 import pytest
 from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.transforms import FuseGpuAllocsPass, reuse_barriers
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module, fusion_units
+from gpu_alloc.transforms import FuseGpuAllocsPass
+from gpu_alloc.transforms.fuse import reuse_barriers
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import fuse_module, fusion_units
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from gpu_alloc.transforms.lifetimes import stage_map
 from xdsl.dialects import gpu, scf

@@ -10,8 +10,8 @@ import re
 
 import pytest
 from gpu_alloc.lowering.coverage import BACKENDS
-from gpu_alloc.lowering.ptx import emit_ptx, emit_ptx_modules
-from gpu_alloc.lowering.ptxas import assemble, parse_verbose_output
+from gpu_alloc.lowering.ptx.ptxas import assemble, parse_verbose_output
+from gpu_alloc.lowering.ptx.target import emit_ptx, emit_ptx_modules
 from gpu_alloc.lowering.toolchain import have_mlir_opt, have_ptxas
 from lowering_support import EXAMPLES, LOWERING_INPUTS, load, lowered
 

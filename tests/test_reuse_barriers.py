@@ -9,9 +9,9 @@ from gpu_alloc.dialect.ops import AllocOp
 from gpu_alloc.transforms import FuseGpuAllocsPass
 from gpu_alloc.transforms.barrier_gaps import InsertedBarrier, candidate_gaps
 from gpu_alloc.transforms.block_level_code import block_level_code
-from gpu_alloc.transforms.fuse_gpu_allocs import fuse_module, fusion_units
+from gpu_alloc.transforms.fuse.fuse_gpu_allocs import fuse_module, fusion_units
+from gpu_alloc.transforms.fuse.reuse_barriers import _Planner, insert_barriers
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
-from gpu_alloc.transforms.reuse_barriers import _Planner, insert_barriers
 from xdsl.dialects import gpu, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.rewriter import Rewriter

@@ -14,9 +14,10 @@ from differential import Launch, assert_same_behaviour, run
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.lowering import lower_gpu_allocs
 from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-from gpu_alloc.transforms import FuseGpuAllocsPass, fuse_gpu_allocs
+from gpu_alloc.transforms import FuseGpuAllocsPass
 from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.call_graph import CallGraph
+from gpu_alloc.transforms.fuse import fuse_gpu_allocs
 from gpu_alloc.transforms.import_gpu_allocs import import_gpu_allocs
 from gpu_alloc.transforms.runs_once import RunsOnce, in_cf_loop
 from xdsl.context import Context

@@ -107,7 +107,7 @@ def _moved_off_the_bank_word(module) -> set[str]:
     backing places off a bank word (`bank_bytes`, 4: a whole-word shift only renumbers
     the banks a warp hits). The simulator gives each unfused allocation a 16-aligned base;
     fused, a Func's offset is a multiple of its element size only where fusion fell back
-    to the Funcs' natural alignment (`fusion_plan`), and a dynamic Func follows the run-time
+    to the Funcs' natural alignment (`fuse.plan`), and a dynamic Func follows the run-time
     sizes before it."""
     moved: set[str] = set()
     for op in module.walk():

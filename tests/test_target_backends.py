@@ -8,8 +8,8 @@ import re
 import pytest
 from gpu_alloc.lowering.coverage import BACKENDS
 from gpu_alloc.lowering.emit import device_for, emit_modules, prepared
-from gpu_alloc.lowering.llvmlite_translate import translate_to_llvmlite
-from gpu_alloc.lowering.to_llvm import lower_gpu_module_to_llvm
+from gpu_alloc.lowering.llvm.llvmlite_translate import translate_to_llvmlite
+from gpu_alloc.lowering.llvm.to_llvm import lower_gpu_module_to_llvm
 from gpu_alloc.targets import TARGETS
 from lowering_support import parse
 from xdsl.dialects import gpu
@@ -112,7 +112,7 @@ def test_amd_private_memory_is_scratch_and_the_barrier_waits(backend: str):
 def test_a_variable_of_the_wrong_storage_class_is_rejected():
     """What MLIR made of private memory before it was numbered (a Function variable of a
     CrossWorkgroup pointer): spirv-val 2023.1 accepts it, the check does not."""
-    from gpu_alloc.lowering.spirv_tools import check_variables
+    from gpu_alloc.lowering.spirv.spirv_tools import check_variables
     from gpu_alloc.lowering.tool_runs import ToolRejected
 
     text = (

@@ -42,9 +42,9 @@ VENDOR_NAMES = re.compile(r"(WARP|WAVE|BANK|LANES?)(_SIZE|S|_BYTES|_WIDTH)?$|war
 
 TOOL_DRIVERS = {
     "lowering/toolchain.py",
-    "lowering/ptxas.py",
-    "lowering/amdgpu_tools.py",
-    "lowering/spirv_tools.py",
+    "lowering/ptx/ptxas.py",
+    "lowering/amdgcn/amdgpu_tools.py",
+    "lowering/spirv/spirv_tools.py",
 }
 """Where each tool is installed and how its output reads: the tools' own facts."""
 

@@ -10,7 +10,7 @@ import re
 import subprocess
 
 import pytest
-from gpu_alloc.lowering.ptxas import PtxasError, assemble
+from gpu_alloc.lowering.ptx.ptxas import PtxasError, assemble
 from gpu_alloc.lowering.toolchain import find_tool
 from gpu_alloc.targets import (
     DEFAULT_DEVICE,

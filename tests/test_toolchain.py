@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from gpu_alloc.lowering import toolchain
-from gpu_alloc.lowering.mlir_backend import ptx_from_mlir_output, unescape_mlir_string
+from gpu_alloc.lowering.llvm.mlir_backend import ptx_from_mlir_output, unescape_mlir_string
 from gpu_alloc.lowering.toolchain import ToolchainError, find_mlir_opt, find_ptxas
 
 
@@ -96,7 +96,7 @@ def test_libdevice_is_found_under_cuda_home(no_libdevice, monkeypatch):
 
 
 def test_mlir_backend_links_libdevice_for_math_only(no_libdevice, monkeypatch):
-    from gpu_alloc.lowering.mlir_backend import pipeline
+    from gpu_alloc.lowering.llvm.mlir_backend import pipeline
     from gpu_alloc.targets import resolve
     from lowering_support import parse
 

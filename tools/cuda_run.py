@@ -138,7 +138,7 @@ def run_cuda(
     """Each memref argument after the kernel ran on the GPU (`Unavailable` without one)."""
     from gpu_alloc.dialect import AliasOp, AllocOp, DeallocOp, OffsetPointerOp
     from gpu_alloc.lowering.lower_gpu_allocs import LowerGpuAllocsPass
-    from gpu_alloc.lowering.ptx import emit_ptx
+    from gpu_alloc.lowering.ptx.target import emit_ptx
     from gpu_alloc.tools.sim_loading import make_context
 
     device = CudaDevice()

@@ -38,7 +38,7 @@ from gpu_alloc.version import add_version_option
 from xdsl.dialects.builtin import ModuleOp
 
 if TYPE_CHECKING:
-    from gpu_alloc.transforms.fusion_result import FuncPlacement
+    from gpu_alloc.transforms.fuse.result import FuncPlacement
 
 
 class LayoutError(Exception):
@@ -51,8 +51,8 @@ def fused_layouts(module: ModuleOp, alignment: int = 16, max_shared_bytes: int |
     # The passes, loaded when there is a module to fuse (not for --help or a bad option).
     from gpu_alloc.transforms.block_level_code import block_level_code
     from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-    from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
-    from gpu_alloc.transforms.fusion_result import read_fusion_result
+    from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
+    from gpu_alloc.transforms.fuse.result import read_fusion_result
     from gpu_alloc.transforms.import_gpu_allocs import ImportGpuAllocsPass
     from gpu_alloc.transforms.kernel_ir import kernel_name
     from gpu_alloc.transforms.layout_record import barrier_lines, describe_barriers

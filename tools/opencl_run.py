@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from gpu_alloc.lowering.opencl import emit_opencl_modules
-from gpu_alloc.lowering.opencl_c import OpenClKernel, OpenClModule, c_name
-from gpu_alloc.lowering.opencl_tools import RUNTIMES, build, context, pyopencl
+from gpu_alloc.lowering.opencl.c import OpenClKernel, OpenClModule, c_name
+from gpu_alloc.lowering.opencl.opencl_tools import RUNTIMES, build, context, pyopencl
+from gpu_alloc.lowering.opencl.target import emit_opencl_modules
 from gpu_alloc.sim.errors import SimulationError
 from gpu_alloc.sim.launch import ArgumentResult, find_kernel, scalar_argument, seeded_array
 from gpu_alloc.sim.memory import MemRefView

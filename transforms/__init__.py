@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 _PASSES = {
     "FlattenAliasesPass": "flatten_aliases",
-    "FuseGpuAllocsPass": "fuse_gpu_allocs",
+    "FuseGpuAllocsPass": "fuse.fuse_gpu_allocs",
     "PadSharedAllocsPass": "pad_shared_allocs",
     "PartitionLoopsPass": "partition_loops",
     "RemoveDeadAllocsPass": "remove_dead_allocs",
@@ -21,7 +21,7 @@ _PASSES = {
 
 if TYPE_CHECKING:
     from gpu_alloc.transforms.flatten_aliases import FlattenAliasesPass
-    from gpu_alloc.transforms.fuse_gpu_allocs import FuseGpuAllocsPass
+    from gpu_alloc.transforms.fuse.fuse_gpu_allocs import FuseGpuAllocsPass
     from gpu_alloc.transforms.pad_shared_allocs import PadSharedAllocsPass
     from gpu_alloc.transforms.partition_loops import PartitionLoopsPass
     from gpu_alloc.transforms.remove_dead_allocs import RemoveDeadAllocsPass

@@ -4,7 +4,7 @@ A position is in the code's entry block or in a block of an `scf.if`/`scf.for`/
 `scf.while` nested in it through block-uniform control only (`uniform_blocks`): every
 thread of the block reaches a barrier there the same number of times. The code itself
 must be entered by the whole block (`call_graph.CallGraph.why_not_uniform`); the
-planner (`reuse_barriers`) asks that before it offers any position.
+planner (`fuse.reuse_barriers`) asks that before it offers any position.
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ def size_slice(
     thread id, on a region argument or on memory.
 
     `last_trip_loops` are enclosing loops whose induction variable will be replaced
-    by its last value (`trip_bounds.value_at_last_trip`): their bounds are checked
+    by its last value (`fuse.trip_bounds.value_at_last_trip`): their bounds are checked
     instead."""
     collector = _SliceCollector(alloc, entry, last_trip_loops)
     for size in alloc.dynamic_sizes:

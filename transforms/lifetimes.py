@@ -103,7 +103,7 @@ class StageMap:
     not_intact_reason: str | None = None
     hypothetical: frozenset[Gap] = frozenset()
     """The barriers the map supposes at positions where the IR has none (a planner's
-    what-if: `reuse_barriers` measures a plan before it changes any IR)."""
+    what-if: `fuse.reuse_barriers` measures a plan before it changes any IR)."""
 
     @property
     def intact(self) -> bool:

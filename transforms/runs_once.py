@@ -11,7 +11,7 @@ per block in three ways, and the rule covers each:
    that lies on a `cf` cycle (`cf.br`/`cf.cond_br` back edges) is refused, since no
    barrier may be placed in unstructured control flow; any other op with regions
    (`affine.for`, an unknown op) is already refused as control flow the analyses do
-   not model (`fusion_analysis`).
+   not model (`fuse.analysis`).
 2. **Functions entered more than once.** A workgroup `func.func` that one kernel
    reaches through several call sites (calls from different kernels are different
    launches: each has its own shared memory), from a loop (of any form, in the caller or in any caller's
@@ -23,7 +23,7 @@ per block in three ways, and the rule covers each:
    function is accepted only if it holds no barrier and every call touches the same
    bytes from the same threads (`same_accesses_every_call`); otherwise
    `insert-barriers=over-limit|always` put a barrier at the end of its body where the
-   whole block calls it (`reuse_barriers`), and fusion and lowering refuse it with a
+   whole block calls it (`fuse.reuse_barriers`), and fusion and lowering refuse it with a
    located diagnostic.
 3. **Recursion.** A function that reaches itself through calls: the levels are live at
    once, so no single buffer can serve them. Refused.
@@ -40,7 +40,7 @@ from gpu_alloc.transforms.barrier_gaps import touches_memory
 from gpu_alloc.transforms.barrier_ops import is_barrier, may_be_barrier
 from gpu_alloc.transforms.block_level_code import BlockLevelCode, block_level_code, enclosing_code
 from gpu_alloc.transforms.call_graph import CallGraph
-from gpu_alloc.transforms.fusion_analysis import SPACE_WORDS, check_hoistable, kernel_allocs
+from gpu_alloc.transforms.fuse.analysis import SPACE_WORDS, check_hoistable, kernel_allocs
 from gpu_alloc.transforms.kernel_ir import (
     BLOCK_UNIFORM_OPS,
     THREAD_ID_OPS,

@@ -14,7 +14,7 @@ kernel, a `gpu.launch` body, a workgroup `func.func`):
   the alloc's `alignment`, the `alignment` option); offsets and the backing's size are
   computed in bytes from the same quantities, so every Func ends inside the backing.
 - The static part of a backing is never larger than the unfused layout (the Funcs one
-  after another at their own alignment, `fusion_plan`): where padding to the `alignment`
+  after another at their own alignment, `plan`): where padding to the `alignment`
   option would cost more than fusing saves, the Funcs keep that unfused layout, each
   offset then a multiple of max(element size, the alloc's `alignment`) only.
 - Per space with more than one allocation: one `i8` backing `gpu_alloc.alloc` with
@@ -34,7 +34,7 @@ kernel, a `gpu.launch` body, a workgroup `func.func`):
   `max-shared-bytes`, with the shared memory of the functions the code calls, or more
   static `.shared` arrays than ptxas takes, fails the pass with a diagnostic naming the
   kernel, its callees and its largest Funcs.
-- All units are analysed and planned (`fusion_analysis`) before any IR changes: on
+- All units are analysed and planned (`analysis`) before any IR changes: on
   any diagnostic the module is exactly as it was.
 
 Running the pass twice changes nothing the second time (backings are not Funcs, and
@@ -68,7 +68,7 @@ from gpu_alloc.transforms.block_level_code import block_level_code
 from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.device_option import device_option
-from gpu_alloc.transforms.fusion_analysis import (
+from gpu_alloc.transforms.fuse.analysis import (
     Func,
     FuseOptions,
     KernelPlan,
@@ -78,14 +78,14 @@ from gpu_alloc.transforms.fusion_analysis import (
     name_plan,
     plan_kernel,
 )
-from gpu_alloc.transforms.fusion_report import KernelReport, format_report
+from gpu_alloc.transforms.fuse.report import KernelReport, format_report
+from gpu_alloc.transforms.fuse.reuse_barriers import FusionUnits, insert_barriers
+from gpu_alloc.transforms.fuse.trip_bounds import value_at_last_trip
 from gpu_alloc.transforms.gpu_buffers import print_fuse_remarks
 from gpu_alloc.transforms.kernel_ir import walk_ops
 from gpu_alloc.transforms.module_target import attach_target, device_at
-from gpu_alloc.transforms.reuse_barriers import FusionUnits, insert_barriers
 from gpu_alloc.transforms.runs_once import RunsOnce, check_runs_once
 from gpu_alloc.transforms.shared_globals import shared_global_bytes_read
-from gpu_alloc.transforms.trip_bounds import value_at_last_trip
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -111,7 +111,7 @@ class FuseGpuAllocsPass(ModulePass):
     """Fuse each kernel's shared and heap allocations into one backing per memory
     space with one named alias per Func; on a diagnostic the module is unchanged.
 
-    See the module docstring of `gpu_alloc.transforms.fuse_gpu_allocs`."""
+    See the module docstring of `gpu_alloc.transforms.fuse.fuse_gpu_allocs`."""
 
     name = "fuse-gpu-allocs"
 

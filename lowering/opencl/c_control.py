@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gpu_alloc.lowering.opencl_c_ops import (
+from gpu_alloc.lowering.opencl.c_ops import (
     _alloca,
     _atomic_rmw,
     _barrier,
@@ -25,12 +25,12 @@ from gpu_alloc.lowering.opencl_c_ops import (
     _subview,
     _view,
 )
-from gpu_alloc.lowering.opencl_c_types import _refuse, _unsigned
+from gpu_alloc.lowering.opencl.c_types import _refuse, _unsigned
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 if TYPE_CHECKING:
-    from gpu_alloc.lowering.opencl_c_function import _FunctionWriter
+    from gpu_alloc.lowering.opencl.c_function import _FunctionWriter
 
 
 def _if(writer: _FunctionWriter, op: Operation) -> None:

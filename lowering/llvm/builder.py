@@ -2,7 +2,7 @@
 
 `FunctionBuilder` holds the value map (source SSA value → LLVM dialect value), the run-time
 descriptors of memref values, the block being filled and the emission helpers. The op
-lowerings (`llvm_arith`, `llvm_memory`, `llvm_vector`, `to_llvm`) are functions from a
+lowerings (`arith`, `memory`, `vector`, `to_llvm`) are functions from a
 builder and a source op to the op's lowered results.
 """
 

@@ -30,7 +30,7 @@ for GPU targets that this module closes from the outside, reusing xDSL's public
 6. An `alloca` outside address space 0 (AMDGPU's private memory is address space 5):
    llvmlite's `alloca` has no address space. `AddressSpaceAlloca` prints one.
 
-Plus the ops of `llvm_extras` that xDSL's `llvm` dialect lacks (the fence among them).
+Plus the ops of `extras` that xDSL's `llvm` dialect lacks (the fence among them).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import struct
 
 import llvmlite.ir as ir
 from gpu_alloc.dialect.attributes import KERNEL_ATTRIBUTE
-from gpu_alloc.lowering.llvm_extras import (
+from gpu_alloc.lowering.llvm.extras import (
     EXTRA_CASTS,
     AtomicRMWOp,
     ExtractElementOp,

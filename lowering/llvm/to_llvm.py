@@ -14,9 +14,9 @@ that both backends of a target agree:
   shared space keeping their alignment; the block's dynamic shared memory is an external
   array of zero bytes there;
 * `gpu` ids, `lane_id`, `subgroup_size` and `gpu.barrier` are what the target's
-  description says (`llvm_ids`); math-library functions are declared `llvm.func`s;
-* the ops themselves are lowered by `llvm_arith` (arith, math), `llvm_memory` (memref,
-  vector memory) and `llvm_vector`; `coverage.COVERAGE` lists what each backend lowers.
+  description says (`ids`); math-library functions are declared `llvm.func`s;
+* the ops themselves are lowered by `arith` (arith, math), `memory` (memref,
+  vector memory) and `vector`; `coverage.COVERAGE` lists what each backend lowers.
 
 `scf` is first turned into `cf` with xDSL's `convert-scf-to-cf` and `WhileLowering`.
 """
@@ -34,8 +34,8 @@ from gpu_alloc.dialect.memory import (
     function_arguments,
 )
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.llvm_arith import ARITH_LOWERINGS, MATH_LOWERINGS
-from gpu_alloc.lowering.llvm_builder import (
+from gpu_alloc.lowering.llvm.arith import ARITH_LOWERINGS, MATH_LOWERINGS
+from gpu_alloc.lowering.llvm.builder import (
     FunctionBuilder,
     Index,
     Lowered,
@@ -45,12 +45,12 @@ from gpu_alloc.lowering.llvm_builder import (
     pointer_type,
     row_major_strides,
 )
-from gpu_alloc.lowering.llvm_extras import SwitchOp
-from gpu_alloc.lowering.llvm_ids import ID_LOWERINGS
-from gpu_alloc.lowering.llvm_memory import DYNAMIC_SHARED_SYMBOL, MEMORY_LOWERINGS, emit_alloca
-from gpu_alloc.lowering.llvm_vector import VECTOR_LOWERINGS
-from gpu_alloc.lowering.scf_while_to_cf import WhileLowering
-from gpu_alloc.lowering.target_spaces import map_memory_spaces
+from gpu_alloc.lowering.llvm.extras import SwitchOp
+from gpu_alloc.lowering.llvm.ids import ID_LOWERINGS
+from gpu_alloc.lowering.llvm.memory import DYNAMIC_SHARED_SYMBOL, MEMORY_LOWERINGS, emit_alloca
+from gpu_alloc.lowering.llvm.scf_while_to_cf import WhileLowering
+from gpu_alloc.lowering.llvm.target_spaces import map_memory_spaces
+from gpu_alloc.lowering.llvm.vector import VECTOR_LOWERINGS
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.names import unique_name
 from gpu_alloc.provenance import cloned

@@ -11,8 +11,8 @@ assembly); `compile_to_object` gives the object instead (a SPIR-V binary).
 from __future__ import annotations
 
 import llvmlite.binding as llvm_binding
-from gpu_alloc.lowering.isolated import isolated
-from gpu_alloc.lowering.llvmlite_translate import translate_to_llvmlite
+from gpu_alloc.lowering.llvm.isolated import isolated
+from gpu_alloc.lowering.llvm.llvmlite_translate import translate_to_llvmlite
 from gpu_alloc.lowering.toolchain import find_math_library
 from gpu_alloc.targets import Device
 from xdsl.dialects.builtin import ModuleOp

@@ -23,8 +23,9 @@ from gpu_alloc.transforms.barrier_gaps import Gap
 from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
 from gpu_alloc.transforms.block_level_code import owned_by
 from gpu_alloc.transforms.block_sizes import bounded_byte_size, size_slice
-from gpu_alloc.transforms.fusion_plan import Slot, SpacePlan, plan_space
-from gpu_alloc.transforms.fusion_report import FuncRow, KernelReport
+from gpu_alloc.transforms.fuse.plan import Slot, SpacePlan, plan_space
+from gpu_alloc.transforms.fuse.report import FuncRow, KernelReport
+from gpu_alloc.transforms.fuse.trip_bounds import is_non_decreasing
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     enclosing_ops,
@@ -36,7 +37,6 @@ from gpu_alloc.transforms.kernel_ir import (
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
 from gpu_alloc.transforms.loop_allocs import CarriedAllocation, open_loop
-from gpu_alloc.transforms.trip_bounds import is_non_decreasing
 from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gpu_alloc.lowering.llvm_builder import FunctionBuilder, Lowered, llvm_type
-from gpu_alloc.lowering.llvm_extras import FPToSIOp, FPToUIOp, UIToFPOp
+from gpu_alloc.lowering.llvm.builder import FunctionBuilder, Lowered, llvm_type
+from gpu_alloc.lowering.llvm.extras import FPToSIOp, FPToUIOp, UIToFPOp
 from gpu_alloc.targets import MathLibrary
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (

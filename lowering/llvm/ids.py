@@ -9,8 +9,8 @@ implicit arguments (`ImplicitArgument`), or counted from a lane mask
 
 from __future__ import annotations
 
-from gpu_alloc.lowering.llvm_builder import FunctionBuilder, Lowered
-from gpu_alloc.lowering.llvm_extras import FenceOp
+from gpu_alloc.lowering.llvm.builder import FunctionBuilder, Lowered
+from gpu_alloc.lowering.llvm.extras import FenceOp
 from gpu_alloc.targets import Call, IdSource, ImplicitArgument, Intrinsic, MaskedLaneCount
 from xdsl.dialects import gpu, llvm
 from xdsl.dialects.builtin import IntAttr, IntegerType, i8, i32, i64

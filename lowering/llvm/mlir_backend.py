@@ -26,10 +26,10 @@ from typing import TypeVar
 import llvmlite.binding as llvm_binding
 from gpu_alloc.dialect.kernels import KERNEL_ATTRIBUTES, KERNEL_CALLING_CONVENTIONS, is_kernel
 from gpu_alloc.errors import GpuAllocPassError
-from gpu_alloc.lowering.isolated import isolated
-from gpu_alloc.lowering.llvmlite_backend import optimise, target_machine, triple_of
-from gpu_alloc.lowering.mlir_ids import prelower_ids
-from gpu_alloc.lowering.target_spaces import (
+from gpu_alloc.lowering.llvm.isolated import isolated
+from gpu_alloc.lowering.llvm.llvmlite_backend import optimise, target_machine, triple_of
+from gpu_alloc.lowering.llvm.mlir_ids import prelower_ids
+from gpu_alloc.lowering.llvm.target_spaces import (
     attributions_as_buffers,
     number_memory_spaces,
     renumber_address_spaces,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gpu_alloc.lowering.opencl_c_types import _bits, _is_float, _unsigned, _wide_unsigned, c_type
+from gpu_alloc.lowering.opencl.c_types import _bits, _is_float, _unsigned, _wide_unsigned, c_type
 from xdsl.ir import Attribute
 
 if TYPE_CHECKING:

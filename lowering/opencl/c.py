@@ -25,15 +25,15 @@ An op it cannot write raises `GpuAllocPassError` at the op, before any output.
 from __future__ import annotations
 
 from gpu_alloc.dialect.memory import MemorySpace, space_of
-from gpu_alloc.lowering.opencl_c_function import _FunctionWriter
-from gpu_alloc.lowering.opencl_c_ops import op_alignment as op_alignment
-from gpu_alloc.lowering.opencl_c_types import KernelParameter as KernelParameter
-from gpu_alloc.lowering.opencl_c_types import OpenClKernel as OpenClKernel
-from gpu_alloc.lowering.opencl_c_types import OpenClModule as OpenClModule
-from gpu_alloc.lowering.opencl_c_types import _name_of, _refuse
-from gpu_alloc.lowering.opencl_c_types import c_name as c_name
-from gpu_alloc.lowering.opencl_c_types import c_type as c_type
-from gpu_alloc.lowering.opencl_c_types import memory_type as memory_type
+from gpu_alloc.lowering.opencl.c_function import _FunctionWriter
+from gpu_alloc.lowering.opencl.c_ops import op_alignment as op_alignment
+from gpu_alloc.lowering.opencl.c_types import KernelParameter as KernelParameter
+from gpu_alloc.lowering.opencl.c_types import OpenClKernel as OpenClKernel
+from gpu_alloc.lowering.opencl.c_types import OpenClModule as OpenClModule
+from gpu_alloc.lowering.opencl.c_types import _name_of, _refuse
+from gpu_alloc.lowering.opencl.c_types import c_name as c_name
+from gpu_alloc.lowering.opencl.c_types import c_type as c_type
+from gpu_alloc.lowering.opencl.c_types import memory_type as memory_type
 from gpu_alloc.targets import Device
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp

@@ -7,7 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from gpu_alloc.dialect.memory import MemorySpace, space_of
-from gpu_alloc.lowering.opencl_c_types import (
+from gpu_alloc.lowering.opencl.c_types import (
     _float_bits,
     _identity_strides,
     _is_float,
@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 
 if TYPE_CHECKING:
-    from gpu_alloc.lowering.opencl_c_function import _FunctionWriter
+    from gpu_alloc.lowering.opencl.c_function import _FunctionWriter
 
 
 def _get_global(writer: _FunctionWriter, op: Operation) -> None:

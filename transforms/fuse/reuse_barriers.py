@@ -10,7 +10,7 @@ callers the pass cannot see):
   at the end of that loop's body. With `never`, or where no barrier may go, fusion
   refuses the Func with a located diagnostic instead.
 - **Reuse**: two shared Funcs share bytes only when a barrier separates their accesses
-  on every path (`lifetimes`). The planner measures (`fusion_analysis.plan_kernel`
+  on every path (`lifetimes`). The planner measures (`analysis.plan_kernel`
   with the barriers supposed, not inserted: `lifetimes.stage_map`'s hypothetical
   barriers): it starts from a barrier at
   every candidate position and, innermost loops first, drops each one whose removal
@@ -55,7 +55,7 @@ from gpu_alloc.transforms.barrier_gaps import (
 from gpu_alloc.transforms.block_level_code import BlockLevelCode
 from gpu_alloc.transforms.block_sizes import bounded_byte_size
 from gpu_alloc.transforms.call_graph import CallGraph
-from gpu_alloc.transforms.fusion_analysis import (
+from gpu_alloc.transforms.fuse.analysis import (
     SPACE_WORDS,
     FuseOptions,
     KernelPlan,

@@ -34,7 +34,7 @@ from gpu_alloc.dialect import (
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.packing import PackItem, lower_bound
 from gpu_alloc.transforms.block_level_code import block_level_code, owned_by
-from gpu_alloc.transforms.fusion_report import SPACE_NAMES, KernelReport
+from gpu_alloc.transforms.fuse.report import SPACE_NAMES, KernelReport
 from gpu_alloc.transforms.kernel_ir import kernel_name, walk_ops
 from gpu_alloc.transforms.layout_record import closed_stages, stage_count
 from gpu_alloc.transforms.lifetimes import lifetime, stage_map

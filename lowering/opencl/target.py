@@ -1,7 +1,7 @@
 """OpenCL C: `emit_opencl_modules`, `emit_opencl_source` and the `opencl` target
 (`-t opencl`).
 
-The source of every kernel after `lower-gpu-allocs` (`opencl_c`), checked like the
+The source of every kernel after `lower-gpu-allocs` (`c`), checked like the
 other targets' output before it is printed (`emit.prepared`: options, coverage,
 symbols, the chip's shared bytes); `opencl_tools` builds it with PoCL and
 `gpu-alloc-run` runs it on PoCL or Oclgrind. See `gpu_alloc.lowering.emit` for the
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from gpu_alloc.lowering.emit import EMIT_ERRORS, joined, prepared, write_or_exit
-from gpu_alloc.lowering.opencl_c import OpenClModule, emit_opencl
+from gpu_alloc.lowering.opencl.c import OpenClModule, emit_opencl
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gpu_alloc.transforms.fusion_plan import SpacePlan
+from gpu_alloc.transforms.fuse.plan import SpacePlan
 from gpu_alloc.transforms.lifetimes import Lifetime
 
 SPACE_NAMES = {1: "heap", 3: "shared", 5: "private"}

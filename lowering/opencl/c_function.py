@@ -17,7 +17,7 @@ from gpu_alloc.dialect.memory import (
     function_arguments,
     workgroup_count,
 )
-from gpu_alloc.lowering.opencl_c_arith import (
+from gpu_alloc.lowering.opencl.c_arith import (
     _CASTS,
     _FLOAT_BINARY,
     _INTEGER_BINARY,
@@ -26,8 +26,8 @@ from gpu_alloc.lowering.opencl_c_arith import (
     _compare_integers,
     _integer_binary,
 )
-from gpu_alloc.lowering.opencl_c_control import _HANDLERS
-from gpu_alloc.lowering.opencl_c_types import (
+from gpu_alloc.lowering.opencl.c_control import _HANDLERS
+from gpu_alloc.lowering.opencl.c_types import (
     _DYNAMIC_SHARED,
     KernelParameter,
     OpenClKernel,
@@ -60,7 +60,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 if TYPE_CHECKING:
-    from gpu_alloc.lowering.opencl_c import _ModuleWriter
+    from gpu_alloc.lowering.opencl.c import _ModuleWriter
 
 
 class _FunctionWriter:

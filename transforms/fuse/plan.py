@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpu_alloc.packing import DEFAULT_TIME_LIMIT, PackItem, pack
-from gpu_alloc.transforms.halide_grouping import halide_grouping
+from gpu_alloc.transforms.fuse.halide_grouping import halide_grouping
 from gpu_alloc.transforms.lifetimes import Lifetime
 
 HALIDE_REFERENCE_MAX_ITEMS = 512

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gpu_alloc.lowering.llvm_builder import (
+from gpu_alloc.lowering.llvm.builder import (
     FunctionBuilder,
     Index,
     Lowered,
@@ -22,7 +22,7 @@ from gpu_alloc.lowering.llvm_builder import (
     pointer_type,
     row_major_strides,
 )
-from gpu_alloc.lowering.llvm_extras import AtomicRMWOp
+from gpu_alloc.lowering.llvm.extras import AtomicRMWOp
 from gpu_alloc.memref_sizes import static_byte_size
 from gpu_alloc.syntax.mlir_gpu import is_dynamic_shared_memory
 from xdsl.dialects import llvm, memref, vector

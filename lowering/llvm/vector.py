@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpu_alloc.lowering.llvm_arith import mangle
-from gpu_alloc.lowering.llvm_builder import FunctionBuilder, Lowered, llvm_type
-from gpu_alloc.lowering.llvm_extras import ExtractElementOp
+from gpu_alloc.lowering.llvm.arith import mangle
+from gpu_alloc.lowering.llvm.builder import FunctionBuilder, Lowered, llvm_type
+from gpu_alloc.lowering.llvm.extras import ExtractElementOp
 from xdsl.dialects import llvm, vector
 from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, VectorType, i64
 from xdsl.ir import Operation, SSAValue
