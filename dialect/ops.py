@@ -65,6 +65,9 @@ class MemorySpace(IntEnum):
 
 MEMORY_SPACES = frozenset(int(s) for s in MemorySpace)
 
+SPACE_WORDS = {1: "heap", 3: "shared", 5: "private"}
+"""How diagnostics name each memory space's allocations."""
+
 
 def memory_space_of(memref_type: Attribute) -> int | None:
     """The number of a memref type's memory space, in either spelling (`3 : i32` or

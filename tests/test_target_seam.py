@@ -253,6 +253,46 @@ def test_every_import_follows_the_layering():
     assert not wrong, "\n".join(wrong)
 
 
+FUSE_CORE = "gpu_alloc.transforms.fuse"
+FUSE_CORE_USERS = {"gpu_alloc.api", "gpu_alloc.transforms", "gpu_alloc.tools"}
+"""Who may import the fuse core (docs/design.md, section 2): the API, the pass registry
+and the tools; the analyses it shares live beside it in `transforms`."""
+
+TARGET_FOLDERS = ("ptx", "amdgcn", "spirv", "opencl")
+
+
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def test_only_the_api_the_registry_and_the_tools_import_the_fuse_core():
+    wrong = [
+        f"{module} imports {imported}"
+        for module, path in _module_names().items()
+        if not _inside(module, FUSE_CORE)
+        and module not in FUSE_CORE_USERS
+        and not _inside(module, "gpu_alloc.tools")
+        for imported, _ in _imports(path)
+        if _inside(imported, FUSE_CORE)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_target_folder_imports_another():
+    wrong = []
+    for module, path in _module_names().items():
+        for folder in TARGET_FOLDERS:
+            if not _inside(module, f"gpu_alloc.lowering.{folder}"):
+                continue
+            others = [f"gpu_alloc.lowering.{f}" for f in TARGET_FOLDERS if f != folder]
+            wrong += [
+                f"{module} imports {imported}"
+                for imported, _ in _imports(path)
+                if any(_inside(imported, other) for other in others)
+            ]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_no_import_cycle():
     """No cycle among the modules' top-level imports, and none among the packages'."""
     names = _module_names()

@@ -25,7 +25,7 @@ that the pass proves every thread of the block makes together (see
 
 from __future__ import annotations
 
-from gpu_alloc.dialect import AllocOp
+from gpu_alloc.dialect import AllocOp, is_backing
 from gpu_alloc.dialect.kernels import is_kernel
 from gpu_alloc.dialect.memory import is_workgroup_type
 from gpu_alloc.transforms.kernel_ir import Kernel, walk_ops
@@ -84,3 +84,12 @@ def allocates_workgroup_memory(function: func.FuncOp) -> bool:
         and owned_by(op, function)
         for op in walk_ops(function)
     )
+
+
+def kernel_allocs(kernel: BlockLevelCode) -> list[AllocOp]:
+    """Every non-backing allocation that `kernel` owns, in program order."""
+    return [
+        o
+        for o in walk_ops(kernel)
+        if isinstance(o, AllocOp) and not is_backing(o) and owned_by(o, kernel)
+    ]

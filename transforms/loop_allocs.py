@@ -27,8 +27,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpu_alloc.dialect import AllocOp
+from gpu_alloc.dialect.ops import SPACE_WORDS
+from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.transforms.barrier_ops import may_be_barrier
-from gpu_alloc.transforms.kernel_ir import BLOCK_UNIFORM_OPS, THREAD_ID_OPS, walk_ops
+from gpu_alloc.transforms.block_level_code import BlockLevelCode
+from gpu_alloc.transforms.kernel_ir import BLOCK_UNIFORM_OPS, THREAD_ID_OPS, kernel_name, walk_ops
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap
 from gpu_alloc.transforms.memory_effects import UseKind
 from gpu_alloc.transforms.memref_uses import memref_accesses
@@ -231,3 +235,24 @@ class _Invariance:
         if owner.regions or not is_side_effect_free(owner):
             return None
         return list(owner.operands)
+
+
+def check_hoistable(kernel: BlockLevelCode, alloc: AllocOp, stages: StageMap) -> None:
+    """Raises unless hoisting `alloc` to the entry adds no race (`loop_allocs`)."""
+    what = f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}'"
+    try:
+        found = open_loop(alloc, kernel, stages)
+    except CarriedAllocation as carried:
+        raise GpuAllocPassError(
+            f"{what} is carried out of the loop iteration that makes it ('{carried.op.name}'); "
+            "fusion would give every iteration the same storage",
+            alloc,
+        ) from None
+    if found is not None:
+        raise GpuAllocPassError(
+            f"{what} is made in an '{found.loop.name}' body with no gpu.barrier closing the "
+            f"loop's back edge: hoisted to the entry of '{kernel_name(kernel)}', one iteration's "
+            "accesses would race with the next's; put a gpu.barrier at the end of the loop "
+            "body (insert-barriers=over-limit or always inserts it)",
+            alloc,
+        )

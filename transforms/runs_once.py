@@ -35,12 +35,17 @@ block); `check_runs_once` raises for the first allocation the rule refuses.
 from __future__ import annotations
 
 from gpu_alloc.dialect import AllocOp, MemorySpace
+from gpu_alloc.dialect.ops import SPACE_WORDS
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.transforms.barrier_gaps import touches_memory
 from gpu_alloc.transforms.barrier_ops import is_barrier, may_be_barrier
-from gpu_alloc.transforms.block_level_code import BlockLevelCode, block_level_code, enclosing_code
+from gpu_alloc.transforms.block_level_code import (
+    BlockLevelCode,
+    block_level_code,
+    enclosing_code,
+    kernel_allocs,
+)
 from gpu_alloc.transforms.call_graph import CallGraph
-from gpu_alloc.transforms.fuse.analysis import SPACE_WORDS, check_hoistable, kernel_allocs
 from gpu_alloc.transforms.kernel_ir import (
     BLOCK_UNIFORM_OPS,
     THREAD_ID_OPS,
@@ -51,6 +56,7 @@ from gpu_alloc.transforms.lifetimes import stage_map
 from gpu_alloc.transforms.loop_allocs import (
     CarriedAllocation,
     alloc_accesses,
+    check_hoistable,
     enclosing_loops,
     shapes_access,
 )

@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from gpu_alloc.dialect import AllocOp, MemorySpace, is_backing
+from gpu_alloc.dialect import AllocOp, MemorySpace
+from gpu_alloc.dialect.ops import SPACE_WORDS
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.memref_sizes import element_bytes
 from gpu_alloc.packing import PackingError
 from gpu_alloc.transforms.barrier_gaps import Gap
 from gpu_alloc.transforms.block_level_code import BlockLevelCode as Kernel
-from gpu_alloc.transforms.block_level_code import owned_by
+from gpu_alloc.transforms.block_level_code import kernel_allocs
 from gpu_alloc.transforms.block_sizes import bounded_byte_size, size_slice
 from gpu_alloc.transforms.fuse.plan import Slot, SpacePlan, plan_space
 from gpu_alloc.transforms.fuse.report import FuncRow, KernelReport
@@ -32,17 +33,15 @@ from gpu_alloc.transforms.kernel_ir import (
     is_thread_dependent_control,
     kernel_name,
     next_power_of_two,
-    walk_ops,
     why_thread_dependent,
 )
 from gpu_alloc.transforms.lifetimes import Lifetime, StageMap, lifetime, stage_map
-from gpu_alloc.transforms.loop_allocs import CarriedAllocation, open_loop
+from gpu_alloc.transforms.loop_allocs import check_hoistable
 from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
 BACKING_NAMES = {MemorySpace.SHARED: "shared_alloc", MemorySpace.GLOBAL: "global_alloc"}
-SPACE_WORDS = {1: "heap", 3: "shared", 5: "private"}
 
 
 @dataclass
@@ -109,15 +108,6 @@ class FuseOptions:
     static_shared_limit: int | None = None
     """The chip's target's limit on static shared arrays per kernel (NVIDIA's 48 KiB);
     None where there is none (AMD, SPIR-V)."""
-
-
-def kernel_allocs(kernel: Kernel) -> list[AllocOp]:
-    """Every non-backing allocation that `kernel` owns, in program order."""
-    return [
-        o
-        for o in walk_ops(kernel)
-        if isinstance(o, AllocOp) and not is_backing(o) and owned_by(o, kernel)
-    ]
 
 
 def plan_kernel(
@@ -189,27 +179,6 @@ def _check_block_level(kernel: Kernel, alloc: AllocOp, depends_on_thread: Thread
                 "allocations must be made by every thread of the block",
                 alloc,
             )
-
-
-def check_hoistable(kernel: Kernel, alloc: AllocOp, stages: StageMap) -> None:
-    """Raises unless hoisting `alloc` to the entry adds no race (`loop_allocs`)."""
-    what = f"{SPACE_WORDS[alloc.space]} allocation '{alloc.alloc_name.data}'"
-    try:
-        found = open_loop(alloc, kernel, stages)
-    except CarriedAllocation as carried:
-        raise GpuAllocPassError(
-            f"{what} is carried out of the loop iteration that makes it ('{carried.op.name}'); "
-            "fusion would give every iteration the same storage",
-            alloc,
-        ) from None
-    if found is not None:
-        raise GpuAllocPassError(
-            f"{what} is made in an '{found.loop.name}' body with no gpu.barrier closing the "
-            f"loop's back edge: hoisted to the entry of '{kernel_name(kernel)}', one iteration's "
-            "accesses would race with the next's; put a gpu.barrier at the end of the loop "
-            "body (insert-barriers=over-limit or always inserts it)",
-            alloc,
-        )
 
 
 def _merge_same_names(allocs: Sequence[AllocOp], stages: StageMap, alignment: int) -> list[Func]:

@@ -64,7 +64,7 @@ from gpu_alloc.names import unique_name
 from gpu_alloc.packing import DEFAULT_TIME_LIMIT
 from gpu_alloc.provenance import derive
 from gpu_alloc.targets import Device
-from gpu_alloc.transforms.block_level_code import block_level_code
+from gpu_alloc.transforms.block_level_code import block_level_code, kernel_allocs
 from gpu_alloc.transforms.block_sizes import size_slices
 from gpu_alloc.transforms.call_graph import CallGraph
 from gpu_alloc.transforms.device_option import device_option
@@ -74,7 +74,6 @@ from gpu_alloc.transforms.fuse.analysis import (
     KernelPlan,
     SpaceLayout,
     check_shared_limit,
-    kernel_allocs,
     name_plan,
     plan_kernel,
 )

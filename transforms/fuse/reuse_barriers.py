@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_alloc.dialect import AllocOp, MemorySpace
+from gpu_alloc.dialect.ops import SPACE_WORDS
 from gpu_alloc.errors import GpuAllocPassError
 from gpu_alloc.remarks import emit_remark
 from gpu_alloc.transforms.barrier_gaps import (
@@ -52,16 +53,10 @@ from gpu_alloc.transforms.barrier_gaps import (
     candidate_gaps,
     end_of_block,
 )
-from gpu_alloc.transforms.block_level_code import BlockLevelCode
+from gpu_alloc.transforms.block_level_code import BlockLevelCode, kernel_allocs
 from gpu_alloc.transforms.block_sizes import bounded_byte_size
 from gpu_alloc.transforms.call_graph import CallGraph
-from gpu_alloc.transforms.fuse.analysis import (
-    SPACE_WORDS,
-    FuseOptions,
-    KernelPlan,
-    kernel_allocs,
-    plan_kernel,
-)
+from gpu_alloc.transforms.fuse.analysis import FuseOptions, KernelPlan, plan_kernel
 from gpu_alloc.transforms.kernel_ir import (
     ThreadDependence,
     enclosing_ops,
