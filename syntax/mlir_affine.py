@@ -19,7 +19,7 @@ xDSL's `affine` with these. Written to be proposed to xDSL as it is.
 
 from __future__ import annotations
 
-from gpu_alloc.syntax.mlir_directives_loops import ParenDynamicIndexList, UnitProperty
+from gpu_alloc.syntax.mlir_directives import ParenDynamicIndexList, UnitProperty
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import (
     AffineMapAttr,

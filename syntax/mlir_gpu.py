@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from gpu_alloc.syntax.mlir_attributes import opaque_attribute_type
-from gpu_alloc.syntax.mlir_directives_gpu import AsyncDependencies
+from gpu_alloc.syntax.mlir_directives import AsyncDependencies
 from gpu_alloc.syntax.mlir_llvm import CALLING_CONVENTION_ATTRIBUTE, parse_calling_convention
 from gpu_alloc.syntax.mlir_syntax import with_declared_syntax, with_parser
 from gpu_alloc.syntax.mlir_transform import script_op_type

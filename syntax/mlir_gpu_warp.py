@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gpu_alloc.syntax.mlir_directives_gpu import AllReduceOperation
-from gpu_alloc.syntax.mlir_directives_vector import ElementTypeOf
+from gpu_alloc.syntax.mlir_directives import AllReduceOperation, ElementTypeOf
 from gpu_alloc.syntax.mlir_syntax import OpaqueParametersType
 from xdsl.context import Context
 from xdsl.dialects.builtin import I32, IndexType, IntegerAttr, MemRefType, UnitAttr, i32

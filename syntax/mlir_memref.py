@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gpu_alloc.syntax.mlir_directives_loops import AtomicRMWKindKeyword
+from gpu_alloc.syntax.mlir_directives import AtomicRMWKindKeyword
 from gpu_alloc.syntax.mlir_syntax import with_declared_syntax
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (

@@ -1,11 +1,11 @@
 """MLIR's `nvgpu` barriers, TMA and warpgroup ops (see `mlir_nvgpu`): `mbarrier.*`,
 `tma.*`, `warpgroup.*`, as Hopper GEMMs write them. Each declares NVGPUOps.td's
 `assemblyFormat`, its nvgpu-typed `type(...)` directives read and printed without the
-`!nvgpu.` prefix as MLIR does (`custom<StrippedType>`, `mlir_directives_nvgpu`)."""
+`!nvgpu.` prefix as MLIR does (`custom<StrippedType>`, `mlir_directives`)."""
 
 from __future__ import annotations
 
-from gpu_alloc.syntax.mlir_directives_nvgpu import StrippedType
+from gpu_alloc.syntax.mlir_directives import StrippedType
 from gpu_alloc.syntax.mlir_nvgpu_types import (
     MBarrierGroupType,
     MBarrierTokenType,

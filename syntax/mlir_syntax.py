@@ -3,7 +3,7 @@
 xDSL 0.75 lacks several of MLIR's upstream dialects (`nvgpu`, `amdgpu`, `index`) and
 some ops of the ones it has (`scf.forall`, `affine.max`, `vector.shape_cast`, ...). The
 modules that add them declare MLIR's `assemblyFormat` where MLIR's ODS file has one
-(the directives xDSL's formats lack are in the `mlir_directives_*` modules) and parse
+(the directives xDSL's formats lack are in `mlir_directives`) and parse
 by hand only what MLIR parses in C++. This module holds what they share, and like them
 it is written so that it could be proposed to xDSL as it is:
 

@@ -7,7 +7,7 @@ IREE's and IMEX's kernels reshape and reduce vectors with `vector.shape_cast`,
 `vector.scatter`. This module adds them; each declares the `assemblyFormat` of MLIR
 22's VectorOps.td, which it reads and prints (a dense array property such as
 `transpose`'s permutation is the bare `[1, 0]`; the element types of `from_elements`
-and `to_elements` follow from the vector's, `mlir_directives_vector.VectorElements`).
+and `to_elements` follow from the vector's, `mlir_directives.VectorElements`).
 The reductions and contractions are in `mlir_vector_contract`. Only `gather` (reads
 its base) and `scatter` (writes it) touch a memref (`transforms/memory_effects.py`).
 `MLIR_VECTOR` is xDSL's `vector` with these. Written to be proposed to xDSL as it is.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gpu_alloc.syntax.mlir_directives_vector import VectorElements
+from gpu_alloc.syntax.mlir_directives import VectorElements
 from gpu_alloc.syntax.mlir_vector_contract import CONTRACTION_OPS, IteratorTypeAttr
 from gpu_alloc.syntax.mlir_vector_print import PrintOp, PrintPunctuationAttr
 from xdsl.dialects import vector
